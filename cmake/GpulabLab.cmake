@@ -1,0 +1,85 @@
+# gpulab_add_lab(<name>
+#                DIR <folder>                  e.g. 03_kernels
+#                HARNESS <file>...             files of labs/<folder> the student does not edit
+#                STUDENT <file>...             files the student edits (TODO regions)
+#                [LIBRARIES <lib>...]          extra libraries (gpulab_blas, ...)
+#                [LABELS <label>...]           extra CTest labels
+#                [DEMO_TEST]                   register the demo run of each program as a test
+#                [STUDENT_DEMO_FAILS]          ... and expect the untouched starter's demo to fail
+#                [LABS_ROOT <dir>]             default ${PROJECT_SOURCE_DIR}/labs
+#                [SOLUTIONS_ROOT <dir>])       default ${PROJECT_SOURCE_DIR}/solutions
+#
+# Declares a lab program once and builds it for every enabled backend
+# (GPULAB_BACKENDS) and both variants:
+#
+#   student   HARNESS and STUDENT files from labs/<folder>/
+#   solution  HARNESS from labs/<folder>/, STUDENT files from solutions/<folder>/
+#
+# Target and program names are <name>-<backend>-<variant>, all in build/bin/,
+# so `ls build/bin` tells the four apart: lab03-cuda-student,
+# lab03-cuda-solution, lab03-sim-student, lab03-sim-solution.
+#
+# Demo tests are labelled <name>, <backend>, <variant> and "demo", and skip
+# (exit 77) where the backend has no usable device.
+function(gpulab_add_lab name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEMO_TEST;STUDENT_DEMO_FAILS"
+                        "DIR;LABS_ROOT;SOLUTIONS_ROOT" "HARNESS;STUDENT;LIBRARIES;LABELS")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "gpulab_add_lab(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_DIR OR NOT arg_STUDENT)
+    message(FATAL_ERROR "gpulab_add_lab(${name}): DIR and STUDENT are required")
+  endif()
+  if(NOT arg_LABS_ROOT)
+    set(arg_LABS_ROOT "${PROJECT_SOURCE_DIR}/labs")
+  endif()
+  if(NOT arg_SOLUTIONS_ROOT)
+    set(arg_SOLUTIONS_ROOT "${PROJECT_SOURCE_DIR}/solutions")
+  endif()
+  set(lab_dir "${arg_LABS_ROOT}/${arg_DIR}")
+  set(sol_dir "${arg_SOLUTIONS_ROOT}/${arg_DIR}")
+
+  foreach(backend IN LISTS GPULAB_BACKENDS)
+    foreach(variant student solution)
+      set(target "${name}-${backend}-${variant}")
+      if(variant STREQUAL "student")
+        set(student_dir "${lab_dir}")
+      else()
+        set(student_dir "${sol_dir}")
+      endif()
+      set(files "")
+      foreach(f IN LISTS arg_HARNESS)
+        list(APPEND files "${lab_dir}/${f}")
+      endforeach()
+      foreach(f IN LISTS arg_STUDENT)
+        list(APPEND files "${student_dir}/${f}")
+      endforeach()
+      foreach(f IN LISTS files)
+        if(NOT EXISTS "${f}")
+          message(FATAL_ERROR "gpulab_add_lab(${name}): ${f} does not exist")
+        endif()
+      endforeach()
+
+      add_executable(${target})
+      cmake_language(CALL gpulab_backend_${backend}_sources ${target} ${files})
+      # The variant's own folder first, so its headers win over the harness's.
+      target_include_directories(${target} PRIVATE "${student_dir}" "${lab_dir}")
+      target_link_libraries(${target} PRIVATE gpulab_common_${backend} ${arg_LIBRARIES})
+      target_compile_definitions(${target} PRIVATE
+        GPULAB_LAB_NAME="${name}" GPULAB_VARIANT="${variant}")
+      gpulab_target_warnings(${target})
+
+      if(arg_DEMO_TEST AND (variant STREQUAL "solution" OR arg_STUDENT_DEMO_FAILS))
+        add_test(NAME ${target}-demo COMMAND ${target})
+        set_tests_properties(${target}-demo PROPERTIES
+          SKIP_RETURN_CODE 77
+          LABELS "${name};${backend};${variant};demo;${arg_LABELS}"
+          TIMEOUT 300)
+        if(variant STREQUAL "student")
+          # The untouched starter must fail its demo: proof the check can fail.
+          set_tests_properties(${target}-demo PROPERTIES WILL_FAIL TRUE)
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+endfunction()

@@ -1,0 +1,94 @@
+/* CUDA-event timers: see lab/cuda_timer.h. */
+#include "lab/cuda_timer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+cudaError_t lab_cuda_timer_create(lab_cuda_timer *t)
+{
+    cudaError_t err;
+    memset(t, 0, sizeof(*t));
+    err = cudaEventCreate(&t->start);
+    if (err != cudaSuccess)
+        return err;
+    err = cudaEventCreate(&t->stop);
+    if (err != cudaSuccess) {
+        cudaEventDestroy(t->start);
+        memset(t, 0, sizeof(*t));
+    }
+    return err;
+}
+
+void lab_cuda_timer_destroy(lab_cuda_timer *t)
+{
+    if (!t)
+        return;
+    if (t->start)
+        cudaEventDestroy(t->start);
+    if (t->stop)
+        cudaEventDestroy(t->stop);
+    memset(t, 0, sizeof(*t));
+}
+
+cudaError_t lab_cuda_timer_start(lab_cuda_timer *t, cudaStream_t stream)
+{
+    return cudaEventRecord(t->start, stream);
+}
+
+cudaError_t lab_cuda_timer_stop(lab_cuda_timer *t, cudaStream_t stream)
+{
+    return cudaEventRecord(t->stop, stream);
+}
+
+cudaError_t lab_cuda_timer_elapsed_ms(lab_cuda_timer *t, float *ms)
+{
+    cudaError_t err = cudaEventSynchronize(t->stop);
+    if (err != cudaSuccess)
+        return err;
+    return cudaEventElapsedTime(ms, t->start, t->stop);
+}
+
+cudaError_t lab_cuda_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ctx, int warmup,
+                                 int reps, cudaStream_t stream)
+{
+    lab_cuda_timer t;
+    double *samples;
+    cudaError_t err;
+
+    if (warmup < 0 || reps < 1 || !fn)
+        return cudaErrorInvalidValue;
+    samples = malloc(sizeof(*samples) * (size_t)reps);
+    if (!samples)
+        return cudaErrorMemoryAllocation;
+    err = lab_cuda_timer_create(&t);
+    if (err != cudaSuccess)
+        goto free_samples;
+    for (int i = 0; i < warmup; i++)
+        fn(ctx);
+    for (int i = 0; i < reps && err == cudaSuccess; i++) {
+        float ms = 0.0f;
+        err = lab_cuda_timer_start(&t, stream);
+        if (err != cudaSuccess)
+            break;
+        fn(ctx);
+        err = lab_cuda_timer_stop(&t, stream);
+        if (err == cudaSuccess)
+            err = lab_cuda_timer_elapsed_ms(&t, &ms);
+        samples[i] = ms / 1e3;
+    }
+    if (err == cudaSuccess)
+        lab_stats_compute(out, samples, (size_t)reps);
+    lab_cuda_timer_destroy(&t);
+free_samples:
+    free(samples);
+    return err;
+}
+
+const char *lab_cuda_timer_clock_name(void)
+{
+#if defined(GPULAB_BACKEND_SIM)
+    return "simulator CPU time";
+#else
+    return "CUDA events";
+#endif
+}

@@ -1,0 +1,233 @@
+/* Device counting, properties and fallbacks: see lab/device.h. */
+#include "lab/device.h"
+
+#include <cuda_runtime.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GPULAB_BACKEND_NAME
+#error "GPULAB_BACKEND_NAME must be defined by the build (gpulab_backend_<name>)"
+#endif
+
+static void format_version(char *buf, size_t len, int v)
+{
+    snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+/* Explains a failed or empty cudaGetDeviceCount in words a student can act on. */
+static void explain_no_gpu(lab_gpu_availability *out, cudaError_t err)
+{
+    char rt[16], drv[16];
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    format_version(rt, sizeof(rt), out->runtime_version);
+    format_version(drv, sizeof(drv), out->driver_version);
+
+    if (out->driver_version == 0) {
+        out->status = LAB_GPU_NO_DRIVER;
+        snprintf(out->reason, sizeof(out->reason),
+                 "no NVIDIA driver is installed or loaded (cudaGetDeviceCount: %s); "
+                 "install the driver on a machine with an NVIDIA GPU, or use the sim backend",
+                 cudaGetErrorName(err));
+    } else if (err == cudaErrorInsufficientDriver) {
+        out->status = LAB_GPU_DRIVER_TOO_OLD;
+        snprintf(out->reason, sizeof(out->reason),
+                 "the NVIDIA driver supports CUDA %s but this program uses CUDA runtime %s; "
+                 "update the driver, or build with a CUDA toolkit no newer than %s",
+                 drv, rt, drv);
+    } else if (err == cudaErrorNoDevice || err == cudaSuccess) {
+        out->status = LAB_GPU_NO_DEVICE;
+        snprintf(out->reason, sizeof(out->reason),
+                 "the NVIDIA driver (CUDA %s) is loaded but sees no CUDA-capable device%s%s%s; "
+                 "check nvidia-smi",
+                 drv, visible ? " (CUDA_VISIBLE_DEVICES is set to \"" : "", visible ? visible : "",
+                 visible ? "\")" : "");
+    } else {
+        out->status = LAB_GPU_ERROR;
+        snprintf(out->reason, sizeof(out->reason), "cudaGetDeviceCount failed: %s (%d): %s",
+                 cudaGetErrorName(err), (int)err, cudaGetErrorString(err));
+    }
+}
+
+int lab_gpu_check(lab_gpu_availability *out)
+{
+    int n = 0;
+    memset(out, 0, sizeof(*out));
+    cudaRuntimeGetVersion(&out->runtime_version);
+    cudaDriverGetVersion(&out->driver_version);
+    cudaError_t err = cudaGetDeviceCount(&n);
+    out->cuda_error = (int)err;
+    if (err == cudaSuccess && n > 0) {
+        out->status = LAB_GPU_OK;
+        out->count = n;
+        return n;
+    }
+    cudaGetLastError(); /* a failed count must not linger as the last error */
+    explain_no_gpu(out, err);
+    return 0;
+}
+
+int lab_num_gpus(void)
+{
+    lab_gpu_availability a;
+    return lab_gpu_check(&a);
+}
+
+lab_device lab_cpu(void)
+{
+    lab_device d = { LAB_DEVICE_CPU, 0 };
+    return d;
+}
+
+lab_device lab_gpu(int i)
+{
+    lab_device d = { LAB_DEVICE_CUDA, i };
+    return d;
+}
+
+lab_device lab_try_gpu(int i)
+{
+    if (i >= 0 && i < lab_num_gpus())
+        return lab_gpu(i);
+    return lab_cpu();
+}
+
+int lab_try_all_gpus(lab_device *out, int cap)
+{
+    int n = lab_num_gpus();
+    int written = 0;
+    if (cap <= 0)
+        return 0;
+    if (n == 0) {
+        out[0] = lab_cpu();
+        return 1;
+    }
+    for (int i = 0; i < n && written < cap; i++)
+        out[written++] = lab_gpu(i);
+    return written;
+}
+
+char *lab_device_format(char *buf, size_t len, lab_device dev)
+{
+    if (dev.kind == LAB_DEVICE_CPU)
+        snprintf(buf, len, "cpu");
+    else
+        snprintf(buf, len, "cuda:%d", dev.index);
+    return buf;
+}
+
+/* Fields of cudaDeviceProp that every CUDA version has. */
+static void copy_props(lab_device_info *out, const struct cudaDeviceProp *p)
+{
+    snprintf(out->name, sizeof(out->name), "%s", p->name);
+    out->cc_major = p->major;
+    out->cc_minor = p->minor;
+    out->sm_count = p->multiProcessorCount;
+    out->max_threads_per_block = p->maxThreadsPerBlock;
+    out->max_threads_per_sm = p->maxThreadsPerMultiProcessor;
+    for (int k = 0; k < 3; k++) {
+        out->max_block_dim[k] = p->maxThreadsDim[k];
+        out->max_grid_dim[k] = p->maxGridSize[k];
+    }
+    out->warp_size = p->warpSize;
+    out->regs_per_block = p->regsPerBlock;
+    out->global_mem_bytes = p->totalGlobalMem;
+    out->shared_mem_per_block = p->sharedMemPerBlock;
+    out->const_mem_bytes = p->totalConstMem;
+    out->l2_cache_bytes = p->l2CacheSize;
+    out->memory_bus_width_bits = p->memoryBusWidth;
+    out->concurrent_kernels = p->concurrentKernels;
+    out->async_engines = p->asyncEngineCount;
+    out->unified_addressing = p->unifiedAddressing;
+    out->integrated = p->integrated;
+}
+
+int lab_device_info_query(lab_device_info *out, int device)
+{
+    struct cudaDeviceProp p;
+    int previous = 0;
+    cudaError_t err;
+
+    memset(out, 0, sizeof(*out));
+    if (device < 0 || device >= lab_num_gpus())
+        return (int)cudaErrorInvalidDevice;
+    err = cudaGetDeviceProperties(&p, device);
+    if (err != cudaSuccess)
+        return (int)err;
+    out->index = device;
+    copy_props(out, &p);
+    /* The clock rates left cudaDeviceProp in CUDA 13; attributes have them in every version. */
+    if (cudaDeviceGetAttribute(&out->clock_khz, cudaDevAttrClockRate, device) != cudaSuccess)
+        out->clock_khz = 0;
+    if (cudaDeviceGetAttribute(&out->memory_clock_khz, cudaDevAttrMemoryClockRate, device) !=
+        cudaSuccess)
+        out->memory_clock_khz = 0;
+    cudaGetLastError();
+
+    err = cudaGetDevice(&previous);
+    if (err == cudaSuccess)
+        err = cudaSetDevice(device);
+    if (err == cudaSuccess)
+        err = cudaMemGetInfo(&out->mem_free_bytes, &out->mem_total_bytes);
+    cudaSetDevice(previous);
+    if (err != cudaSuccess) {
+        memset(out, 0, sizeof(*out));
+        return (int)err;
+    }
+    return 0;
+}
+
+double lab_device_peak_bandwidth_gbs(const lab_device_info *info)
+{
+    return 2.0 * info->memory_clock_khz * 1e3 * (info->memory_bus_width_bits / 8.0) / 1e9;
+}
+
+static double gib(size_t bytes)
+{
+    return (double)bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
+void lab_device_info_print(FILE *out, const lab_device_info *d)
+{
+    fprintf(out, "Device %d: \"%s\"\n", d->index, d->name);
+    fprintf(out, "  Compute capability:               %d.%d\n", d->cc_major, d->cc_minor);
+    fprintf(out, "  Multiprocessors (SMs):            %d\n", d->sm_count);
+    fprintf(out, "  Max threads per block:            %d\n", d->max_threads_per_block);
+    fprintf(out, "  Max threads per multiprocessor:   %d\n", d->max_threads_per_sm);
+    fprintf(out, "  Max block dimensions (x, y, z):   %d, %d, %d\n", d->max_block_dim[0],
+            d->max_block_dim[1], d->max_block_dim[2]);
+    fprintf(out, "  Max grid dimensions (x, y, z):    %d, %d, %d\n", d->max_grid_dim[0],
+            d->max_grid_dim[1], d->max_grid_dim[2]);
+    fprintf(out, "  Warp size:                        %d\n", d->warp_size);
+    fprintf(out, "  Global memory:                    %.2f GiB (%zu bytes)\n",
+            gib(d->global_mem_bytes), d->global_mem_bytes);
+    fprintf(out, "  Memory free / used now:           %.2f GiB / %.2f GiB\n",
+            gib(d->mem_free_bytes), gib(d->mem_total_bytes - d->mem_free_bytes));
+    fprintf(out, "  Shared memory per block:          %zu bytes\n", d->shared_mem_per_block);
+    fprintf(out, "  Constant memory:                  %zu bytes\n", d->const_mem_bytes);
+    fprintf(out, "  Registers per block:              %d\n", d->regs_per_block);
+    fprintf(out, "  L2 cache:                         %d bytes\n", d->l2_cache_bytes);
+    fprintf(out, "  SM clock:                         %.0f MHz\n", d->clock_khz / 1e3);
+    fprintf(out, "  Memory clock, bus width:          %.0f MHz, %d-bit (peak %.1f GB/s)\n",
+            d->memory_clock_khz / 1e3, d->memory_bus_width_bits, lab_device_peak_bandwidth_gbs(d));
+    fprintf(out, "  Concurrent kernels, copy engines: %s, %d\n",
+            d->concurrent_kernels ? "yes" : "no", d->async_engines);
+    fprintf(out, "  Unified addressing, integrated:   %s, %s\n",
+            d->unified_addressing ? "yes" : "no", d->integrated ? "yes" : "no");
+}
+
+const char *lab_backend_name(void)
+{
+    return GPULAB_BACKEND_NAME;
+}
+
+void lab_exit_if_no_gpu(const char *program)
+{
+    lab_gpu_availability a;
+    if (lab_gpu_check(&a) > 0)
+        return;
+    fflush(stdout);
+    fprintf(stderr, "%s: skipped: no usable GPU for the %s backend: %s\n", program,
+            lab_backend_name(), a.reason);
+    exit(77);
+}

@@ -1,0 +1,45 @@
+/* Status codes and error records: see lab/error.h. */
+#include "lab/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int lab_error_set(lab_error *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        err->code = code;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+void lab_error_clear(lab_error *err)
+{
+    if (err) {
+        err->code = LAB_OK;
+        err->msg[0] = '\0';
+    }
+}
+
+const char *lab_status_name(int code)
+{
+    switch (code) {
+    case LAB_OK:
+        return "LAB_OK";
+    case LAB_EIO:
+        return "LAB_EIO";
+    case LAB_EFORMAT:
+        return "LAB_EFORMAT";
+    case LAB_ENOMEM:
+        return "LAB_ENOMEM";
+    case LAB_EINVAL:
+        return "LAB_EINVAL";
+    case LAB_EUNSUPPORTED:
+        return "LAB_EUNSUPPORTED";
+    default:
+        return "LAB_E?";
+    }
+}

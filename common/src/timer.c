@@ -1,0 +1,76 @@
+/* CPU wall clock and repeat statistics: see lab/timer.h. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
+
+#include "lab/timer.h"
+#include "lab/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double lab_wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int lab_compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Mean and sample standard deviation, two passes for accuracy. */
+static void lab_stats_moments(lab_stats *st, const double *samples, size_t n)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum += samples[i];
+    st->mean = sum / (double)n;
+    double sq = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sq += (samples[i] - st->mean) * (samples[i] - st->mean);
+    st->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0.0;
+}
+
+int lab_stats_compute(lab_stats *out, const double *samples, size_t n)
+{
+    if (!out || !samples || n == 0)
+        return LAB_EINVAL;
+    double *sorted = malloc(n * sizeof(*sorted));
+    if (!sorted)
+        return LAB_ENOMEM;
+    memcpy(sorted, samples, n * sizeof(*sorted));
+    qsort(sorted, n, sizeof(*sorted), lab_compare_doubles);
+
+    lab_stats st;
+    st.n = n;
+    st.min = sorted[0];
+    st.max = sorted[n - 1];
+    st.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    lab_stats_moments(&st, samples, n);
+    free(sorted);
+    *out = st;
+    return LAB_OK;
+}
+
+int lab_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ctx, int warmup, int reps)
+{
+    if (!out || !fn || warmup < 0 || reps < 1)
+        return LAB_EINVAL;
+    double *samples = malloc((size_t)reps * sizeof(*samples));
+    if (!samples)
+        return LAB_ENOMEM;
+    for (int i = 0; i < warmup; i++)
+        fn(ctx);
+    for (int i = 0; i < reps; i++) {
+        double t0 = lab_wall_seconds();
+        fn(ctx);
+        samples[i] = lab_wall_seconds() - t0;
+    }
+    int rc = lab_stats_compute(out, samples, (size_t)reps);
+    free(samples);
+    return rc;
+}
