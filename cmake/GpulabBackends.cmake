@@ -5,6 +5,9 @@
 # lists the enabled ones, in the order their programs are built.
 #
 #   cuda  nvcc, cudart and cuBLAS; runs on an NVIDIA GPU, exits 77 without one.
+#   sim   the CPU simulator (common/sim/): the same .cu files, launches rewritten
+#         by gpulab-sim-rewrite, compiled as C++ against gpulab's stand-in CUDA
+#         headers and linked with gpulab_sim_runtime. Needs no CUDA toolkit.
 
 set(GPULAB_BACKENDS "")
 
@@ -20,5 +23,41 @@ if(GPULAB_HAVE_CUDA)
   function(gpulab_backend_cuda_sources target)
     # .cu files compile with nvcc by their extension; .c and .cpp with the host compilers.
     target_sources(${target} PRIVATE ${ARGN})
+  endfunction()
+endif()
+
+option(GPULAB_SIM "Build the sim backend (the CPU simulator)" ON)
+if(GPULAB_SIM)
+  list(APPEND GPULAB_BACKENDS sim)
+  add_library(gpulab_backend_sim INTERFACE)
+  # The stand-in CUDA headers come before any real CUDA toolkit's.
+  target_include_directories(gpulab_backend_sim BEFORE INTERFACE
+    "${PROJECT_SOURCE_DIR}/common/sim/include")
+  target_link_libraries(gpulab_backend_sim INTERFACE gpulab_sim_runtime)
+  target_compile_definitions(gpulab_backend_sim INTERFACE
+    GPULAB_BACKEND_SIM=1 GPULAB_BACKEND_NAME="sim")
+
+  function(gpulab_backend_sim_sources target)
+    foreach(src IN LISTS ARGN)
+      if(NOT src MATCHES "\\.cu$")
+        target_sources(${target} PRIVATE "${src}")
+        continue()
+      endif()
+      # foo.cu -> <build>/gpulab-sim/<target>/foo.cu.cpp, compiled as C++ with
+      # cuda_runtime.h included first (as nvcc does) and the .cu's own folder
+      # searched for its "quoted" includes.
+      get_filename_component(name "${src}" NAME)
+      get_filename_component(dir "${src}" DIRECTORY)
+      set(out "${CMAKE_CURRENT_BINARY_DIR}/gpulab-sim/${target}/${name}.cpp")
+      file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/gpulab-sim/${target}")
+      add_custom_command(OUTPUT "${out}"
+        COMMAND gpulab-sim-rewrite --traits "${src}" "${out}"
+        DEPENDS "${src}" gpulab-sim-rewrite
+        COMMENT "Rewriting kernel launches of ${name} for the simulator"
+        VERBATIM)
+      target_sources(${target} PRIVATE "${out}")
+      set_source_files_properties("${out}" PROPERTIES
+        COMPILE_OPTIONS "-include;cuda_runtime.h;-iquote;${dir}")
+    endforeach()
   endfunction()
 endif()

@@ -1,0 +1,292 @@
+// gpulab_sim/kernel.hpp — the device side of CUDA C for the simulator: what
+// nvcc gives a .cu file for free (qualifiers, built-in variables, barriers,
+// warp functions, atomics, intrinsics) and the typed launch the rewriter
+// turns `k<<<g, b, s, st>>>(args)` into. Included by cuda_runtime.h in C++.
+#ifndef GPULAB_SIM_KERNEL_HPP
+#define GPULAB_SIM_KERNEL_HPP
+
+#include "cuda_runtime_api.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+// ---------------------------------------------------------------------------
+// Qualifiers. Kernels and device functions are ordinary functions; __shared__
+// variables are per worker thread, and a worker runs one block at a time, so
+// they are per block. __constant__ and __device__ variables are ordinary
+// globals (shared by every simulated device).
+#define __global__
+#define __device__
+#define __host__
+#define __shared__ static __thread
+#define __constant__
+#define __managed__
+#define __forceinline__ inline __attribute__((always_inline))
+// Empty: libstdc++ spells the attribute __attribute__((__noinline__)), which a
+// non-empty definition would break; losing the hint changes no result.
+#define __noinline__
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
+
+// ---------------------------------------------------------------------------
+// Built-in variables: set by the simulator for the running thread.
+extern __thread uint3 threadIdx;
+extern __thread uint3 blockIdx;
+extern __thread dim3 blockDim;
+extern __thread dim3 gridDim;
+static constexpr int warpSize = 32;
+
+namespace gpulab_sim
+{
+
+// ---------------------------------------------------------------------------
+// Barriers and warp functions (launch.cpp). `file` and `line` name the call
+// for reports; `mask` is the warp mask of the *_sync functions.
+void syncthreads(const char *file, int line);
+int syncthreads_count(int pred, const char *file, int line);
+void syncwarp(unsigned mask, const char *file, int line);
+enum warp_op { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL, MATCH_ANY, ACTIVEMASK };
+// Exchanges a 64-bit value among the lanes of mask; returns this lane's result.
+unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long value, int arg,
+                                 int width, const char *file, int line);
+// Stops the running kernel from a thread (trap, failed assert).
+[[noreturn]] void kernel_trap(cudaError_t why, const char *message);
+
+template <class T>
+inline T shfl(warp_op op, unsigned mask, T var, int arg, int width, const char *file, int line)
+{
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                  "warp shuffles move values of at most 8 bytes");
+    unsigned long long bits = 0;
+    std::memcpy(&bits, &var, sizeof(T));
+    bits = warp_exchange(op, mask, bits, arg, width, file, line);
+    T out;
+    std::memcpy(&out, &bits, sizeof(T));
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// The typed launch. GPULAB_SIM_LAUNCH((k), "k", line, "args text")(g, b, s, st)(args)
+// checks the configuration and the pointer arguments, copies the arguments
+// (by value, converted to the kernel's parameter types, as a call would) and
+// queues the kernel on its stream.
+
+// How the runtime runs one launch's threads.
+struct kernel_ops {
+    void (*run_block)(void *task);  // every thread of the current block, in order
+    void (*run_thread)(void *task); // the current thread only (fibers)
+    void (*destroy)(void *task);
+};
+
+struct launch_request {
+    const void *kernel_addr;
+    const char *kernel_name;
+    const char *file;
+    int line;
+    const char *args_text; // the arguments as written, for naming them in reports
+    dim3 grid, block;
+    size_t shmem;
+    cudaStream_t stream;
+    int n_args;
+    const void *const *pointers; // pointer-typed arguments, by parameter index (else null)
+    const bool *is_pointer;
+    void *task;
+    const kernel_ops *ops;
+};
+
+// Validates and queues a launch; owns r.task from here on. Sets the last error.
+void submit_launch(const launch_request &r);
+
+template <class Body, class Args>
+struct task {
+    Body body;
+    Args args;
+};
+
+template <class Body, class Args>
+void run_block(void *p)
+{
+    auto *t = static_cast<task<Body, Args> *>(p);
+    const unsigned nx = blockDim.x, ny = blockDim.y, nz = blockDim.z;
+    for (unsigned z = 0; z < nz; z++)
+        for (unsigned y = 0; y < ny; y++)
+            for (unsigned x = 0; x < nx; x++) {
+                threadIdx.x = x;
+                threadIdx.y = y;
+                threadIdx.z = z;
+                std::apply(t->body, t->args);
+            }
+}
+
+template <class Body, class Args>
+void run_thread(void *p)
+{
+    auto *t = static_cast<task<Body, Args> *>(p);
+    std::apply(t->body, t->args);
+}
+
+template <class Body, class Args>
+void destroy_task(void *p)
+{
+    delete static_cast<task<Body, Args> *>(p);
+}
+
+template <class T>
+inline const void *pointer_or_null(const T &v)
+{
+    if constexpr (std::is_pointer<T>::value)
+        return (const void *)v;
+    else
+        return nullptr;
+}
+
+template <class Body, class... P>
+struct configured {
+    Body body;
+    const void *addr;
+    const char *name, *file, *args_text;
+    int line;
+    dim3 grid, block;
+    size_t shmem;
+    cudaStream_t stream;
+
+    void operator()(P... args) const
+    {
+        using args_t = std::tuple<typename std::decay<P>::type...>;
+        static const kernel_ops ops = { run_block<Body, args_t>, run_thread<Body, args_t>,
+                                        destroy_task<Body, args_t> };
+        constexpr int n = sizeof...(P);
+        const void *ptrs[n + 1] = { pointer_or_null(args)..., nullptr };
+        const bool is_ptr[n + 1] = { std::is_pointer<typename std::decay<P>::type>::value...,
+                                     false };
+        auto *t = new task<Body, args_t>{ body, args_t(args...) };
+        launch_request r = { addr,  name,   file, line, args_text, grid, block,
+                             shmem, stream, n,    ptrs, is_ptr,    t,    &ops };
+        submit_launch(r);
+    }
+};
+
+template <class Body, class... P>
+struct launcher {
+    Body body;
+    const void *addr;
+    const char *name, *file, *args_text;
+    int line;
+
+    configured<Body, P...> operator()(dim3 grid, dim3 block, size_t shmem = 0,
+                                      cudaStream_t stream = 0) const
+    {
+        return configured<Body, P...>{ body, addr, name,  file,  args_text,
+                                       line, grid, block, shmem, stream };
+    }
+};
+
+template <class Body, class... P>
+launcher<Body, P...> launch_site(void (*kernel)(P...), Body body, const char *name,
+                                 const char *file, int line, const char *args_text)
+{
+    return launcher<Body, P...>{ body, (const void *)kernel, name, file, args_text, line };
+}
+
+struct kernel_registrar {
+    kernel_registrar(const void *addr, const char *name, int sync);
+};
+
+} // namespace gpulab_sim
+
+// What the rewriter emits. The body lambda calls the kernel by name, so the
+// compiler can inline it into the simulator's thread loop.
+#define GPULAB_SIM_LAUNCH(K, NAME, LINE, ARGS)                                                     \
+    ::gpulab_sim::launch_site(                                                                     \
+        K,                                                                                         \
+        [=](auto &&...gpulab_sim_a) {                                                              \
+            K(static_cast<decltype(gpulab_sim_a) &&>(gpulab_sim_a)...);                            \
+        },                                                                                         \
+        NAME, __FILE__, LINE, ARGS)
+
+// One per kernel defined in a .cu file, after its text; each on its own line.
+#define GPULAB_SIM_CAT2(a, b) a##b
+#define GPULAB_SIM_CAT(a, b) GPULAB_SIM_CAT2(a, b)
+#define GPULAB_SIM_KERNEL_TRAITS(K, SYNC)                                                          \
+    static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_,                       \
+                                                         __LINE__)((const void *)&K, #K, SYNC)
+
+// `extern __shared__ T s[];` becomes `extern __thread T s[] GPULAB_SIM_DYNAMIC_SHARED;`:
+// every such array is the same per-worker buffer, as every one is the same
+// dynamic shared memory on a GPU.
+#define GPULAB_SIM_DYNAMIC_SHARED __asm__("gpulab_sim_dynamic_shared")
+
+// ---------------------------------------------------------------------------
+// Barriers, warp functions, fences.
+#define __syncthreads() ::gpulab_sim::syncthreads(__FILE__, __LINE__)
+#define __syncthreads_count(p) ::gpulab_sim::syncthreads_count((p) != 0, __FILE__, __LINE__)
+#define __syncthreads_and(p)                                                                       \
+    (::gpulab_sim::syncthreads_count((p) != 0, __FILE__, __LINE__) ==                              \
+     (int)(blockDim.x * blockDim.y * blockDim.z))
+#define __syncthreads_or(p) (::gpulab_sim::syncthreads_count((p) != 0, __FILE__, __LINE__) != 0)
+#define __syncwarp(...)                                                                            \
+    ::gpulab_sim::syncwarp(gpulab_sim_mask_or_all(__VA_ARGS__), __FILE__, __LINE__)
+static inline unsigned gpulab_sim_mask_or_all(unsigned mask = 0xffffffffu)
+{
+    return mask;
+}
+
+#define __shfl_sync(mask, var, lane, ...)                                                          \
+    ::gpulab_sim::shfl(::gpulab_sim::SHFL_IDX, mask, var, lane,                                    \
+                       gpulab_sim_width_or_32(__VA_ARGS__), __FILE__, __LINE__)
+#define __shfl_up_sync(mask, var, delta, ...)                                                      \
+    ::gpulab_sim::shfl(::gpulab_sim::SHFL_UP, mask, var, delta,                                    \
+                       gpulab_sim_width_or_32(__VA_ARGS__), __FILE__, __LINE__)
+#define __shfl_down_sync(mask, var, delta, ...)                                                    \
+    ::gpulab_sim::shfl(::gpulab_sim::SHFL_DOWN, mask, var, delta,                                  \
+                       gpulab_sim_width_or_32(__VA_ARGS__), __FILE__, __LINE__)
+#define __shfl_xor_sync(mask, var, lanemask, ...)                                                  \
+    ::gpulab_sim::shfl(::gpulab_sim::SHFL_XOR, mask, var, lanemask,                                \
+                       gpulab_sim_width_or_32(__VA_ARGS__), __FILE__, __LINE__)
+static inline int gpulab_sim_width_or_32(int width = 32)
+{
+    return width;
+}
+#define __ballot_sync(mask, pred)                                                                  \
+    ((unsigned)::gpulab_sim::warp_exchange(::gpulab_sim::BALLOT, mask, (pred) != 0, 0, 32,         \
+                                           __FILE__, __LINE__))
+#define __any_sync(mask, pred)                                                                     \
+    ((int)::gpulab_sim::warp_exchange(::gpulab_sim::ANY, mask, (pred) != 0, 0, 32, __FILE__,       \
+                                      __LINE__))
+#define __all_sync(mask, pred)                                                                     \
+    ((int)::gpulab_sim::warp_exchange(::gpulab_sim::ALL, mask, (pred) != 0, 0, 32, __FILE__,       \
+                                      __LINE__))
+#define __activemask()                                                                             \
+    ((unsigned)::gpulab_sim::warp_exchange(::gpulab_sim::ACTIVEMASK, 0, 0, 0, 32, __FILE__,        \
+                                           __LINE__))
+
+#define __threadfence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define __threadfence_block() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define __threadfence_system() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define __trap() ::gpulab_sim::kernel_trap(cudaErrorLaunchFailure, "__trap() called")
+
+static inline long long clock64(void)
+{
+    unsigned int lo, hi;
+#if defined(__x86_64__)
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((long long)hi << 32) | lo;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    (void)lo;
+    (void)hi;
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+#endif
+}
+
+#include "gpulab_sim/device_functions.hpp"
+
+#endif // GPULAB_SIM_KERNEL_HPP

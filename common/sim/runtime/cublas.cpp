@@ -1,0 +1,762 @@
+// cublas.cpp — the simulator's cuBLAS subset (cublas_v2.h) on OpenBLAS.
+//
+// Simulated device memory is ordinary host memory, so each routine checks its
+// arguments as cuBLAS does, checks that every operand lies in device memory
+// the handle's device may touch (as far as the call will touch it), and then
+// queues the CBLAS call (column-major) on the handle's stream, where it runs
+// in order with the program's kernels and copies. Level-1 results in pointer
+// mode host are the exception: the call waits for its stream and returns the
+// value, as cuBLAS does.
+
+// Standard headers first: the stand-in CUDA headers define CUDA's keywords
+// (__noinline__, ...) as macros that libstdc++'s headers must not see.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <new>
+
+#include <cblas.h>
+
+#include <cublas_v2.h>
+
+#include "internal.hpp"
+
+// A handle: the device current at cublasCreate, the stream its work goes to
+// (0, the legacy default stream, until cublasSetStream) and the pointer mode.
+struct cublasContext {
+    int device;
+    cudaStream_t stream;
+    cublasPointerMode_t mode;
+};
+
+namespace
+{
+
+using gpulab_sim::report;
+
+// ---------------------------------------------------------------------------
+// One call: its name (for reports and the stream's log) and where it runs.
+
+struct call {
+    const char *fn;
+    cublasHandle_t h; // null for the handle-less copies (cublasSetMatrix, ...)
+    int device;       // device of the handle's stream; -1: memory of any device will do
+};
+
+// What an operand touches: bytes from ptr + lo (lo < 0 only for a strided
+// batch with a negative stride). Nothing is checked when bytes is 0.
+struct operand {
+    const char *name;
+    const void *ptr;
+    long long lo;
+    size_t bytes;
+    bool scalar; // a scalar or result in pointer mode device
+};
+
+// Elements a column-major rows x cols matrix with leading dimension ld spans.
+size_t matrix_elems(long long rows, long long cols, long long ld)
+{
+    if (rows <= 0 || cols <= 0)
+        return 0;
+    return (size_t)((cols - 1) * ld + rows);
+}
+
+// Elements a vector of n entries spaced inc apart spans (from its lowest address).
+size_t vector_elems(long long n, long long inc)
+{
+    if (n <= 0)
+        return 0;
+    return (size_t)(1 + (n - 1) * (inc < 0 ? -inc : inc));
+}
+
+template <typename T>
+operand matrix_arg(const char *name, const T *p, int rows, int cols, int ld)
+{
+    return operand{ name, p, 0, matrix_elems(rows, cols, ld) * sizeof(T), false };
+}
+
+template <typename T>
+operand vector_arg(const char *name, const T *p, int n, int inc)
+{
+    return operand{ name, p, 0, vector_elems(n, inc) * sizeof(T), false };
+}
+
+// The matrices of a strided batch: batch matrices of `elems` elements, stride
+// elements apart (the stride may be 0 or negative).
+template <typename T>
+operand batch_arg(const char *name, const T *p, size_t elems, long long stride, int count)
+{
+    long long last = 0;
+    if (elems == 0 || count == 0)
+        return operand{ name, p, 0, 0, false };
+    if (__builtin_mul_overflow((long long)(count - 1), stride, &last))
+        return operand{ name, p, 0, SIZE_MAX, false };
+    long long span = (last < 0 ? -last : last) + (long long)elems;
+    return operand{ name, p, std::min(0LL, last) * (long long)sizeof(T), (size_t)span * sizeof(T),
+                    false };
+}
+
+// Whether the work of call c may touch operand o; if not, reports why.
+bool operand_ok(const call &c, const operand &o)
+{
+    const char *p = (const char *)o.ptr + o.lo;
+    gpulab_sim::allocation a;
+    if (o.bytes == 0)
+        return true;
+    if (!gpulab_sim::find_allocation(p, &a)) {
+        const char *end = p + o.bytes - 1;
+        if (gpulab_sim::is_pinned_host(p) && gpulab_sim::is_pinned_host(end))
+            return true; // pinned host memory is mapped into the device's address space
+        if (gpulab_sim::is_symbol(p) && gpulab_sim::is_symbol(end))
+            return true; // a __device__ variable (cudaGetSymbolAddress)
+        int arena = gpulab_sim::arena_of(p);
+        if (arena < 0)
+            report("argument %s of %s is a host pointer (%p), not device memory: %s", o.name, c.fn,
+                   (const void *)p,
+                   o.scalar ? "the handle's pointer mode is CUBLAS_POINTER_MODE_DEVICE"
+                            : "cuBLAS works on memory from cudaMalloc");
+        else
+            report("argument %s of %s (%p) is in device %d's memory but in no live allocation "
+                   "(freed, or out of bounds?)",
+                   o.name, c.fn, (const void *)p, arena);
+        return false;
+    }
+    size_t left = a.base + a.size - (uintptr_t)p;
+    if (o.bytes > left) {
+        report("argument %s of %s needs %zu bytes from %p but its allocation at %p (%zu bytes) "
+               "has %zu from there: check the sizes and leading dimensions",
+               o.name, c.fn, o.bytes, (const void *)p, (const void *)a.base, a.size, left);
+        return false;
+    }
+    if (c.device >= 0 && a.device != c.device && !a.managed &&
+        !gpulab_sim::peer_enabled(c.device, a.device)) {
+        report("argument %s of %s (%p) is memory of device %d, but the handle's stream runs on "
+               "device %d and peer access is not enabled",
+               o.name, c.fn, (const void *)p, a.device, c.device);
+        return false;
+    }
+    return true;
+}
+
+// Checks the device operands of call c. A bad one is what a real GPU meets
+// as a fault inside cuBLAS's kernel, so the simulator does what it does for a
+// faulting kernel: the report at the call, and cudaErrorIllegalAddress queued
+// on the stream, where it becomes the device's sticky error once the work
+// before it has run. Real cuBLAS would return CUBLAS_STATUS_SUCCESS here (the
+// launch succeeds, the fault comes later); we return
+// CUBLAS_STATUS_EXECUTION_FAILED so the student sees the failure at the call
+// that caused it, and the sticky error still shows on the next synchronizing
+// CUDA call, as on a GPU.
+cublasStatus_t device_operands(const call &c, std::initializer_list<operand> ops)
+{
+    for (const operand &o : ops) {
+        if (!operand_ok(c, o)) {
+            if (gpulab_sim::enqueue(c.h->stream, c.fn, []() { return cudaErrorIllegalAddress; }) !=
+                cudaSuccess)
+                gpulab_sim::set_sticky(c.device, cudaErrorIllegalAddress);
+            return CUBLAS_STATUS_EXECUTION_FAILED;
+        }
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+// Starts a call on handle h (not null): finds the device of its stream.
+// A device with a sticky error runs nothing: cuBLAS's launch would fail.
+cublasStatus_t begin(cublasHandle_t h, const char *fn, call *c)
+{
+    *c = call{ fn, h, -1 };
+    if (!gpulab_sim::stream_device(h->stream, &c->device)) {
+        report("%s: the handle's stream (%p, from cublasSetStream) is not a valid stream; was it "
+               "destroyed?",
+               fn, (void *)h->stream);
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    if (gpulab_sim::sticky(c->device) != cudaSuccess)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+// Queues work on the handle's stream.
+cublasStatus_t queue(const call &c, std::function<void()> work)
+{
+    cudaError_t e = gpulab_sim::enqueue(c.h->stream, c.fn, [work]() {
+        work();
+        return cudaSuccess;
+    });
+    return e == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
+}
+
+// Whether host code may not read or write p: device memory other than managed.
+bool device_only(const void *p)
+{
+    gpulab_sim::allocation a;
+    if (gpulab_sim::arena_of(p) < 0)
+        return false;
+    return !(gpulab_sim::find_allocation(p, &a) && a.managed);
+}
+
+// cuBLAS reads a host-mode scalar, or writes a host-mode result, from the
+// host: a device pointer there makes a real program crash.
+cublasStatus_t host_pointer(const call &c, const char *name, const void *p)
+{
+    if (!device_only(p))
+        return CUBLAS_STATUS_SUCCESS;
+    report("argument %s of %s (%p) is device memory, but the handle's pointer mode is "
+           "CUBLAS_POINTER_MODE_HOST: pass a host variable, or call cublasSetPointerMode first",
+           name, c.fn, p);
+    return CUBLAS_STATUS_INVALID_VALUE;
+}
+
+// A scalar argument (alpha, beta): its value at call time in pointer mode
+// host (the caller may reuse its variable), read when the work runs in
+// pointer mode device.
+template <typename T>
+struct scalar {
+    T value;
+    const T *device;
+    T get() const
+    {
+        return device ? *device : value;
+    }
+};
+
+template <typename T>
+cublasStatus_t load_scalar(const call &c, const char *name, const T *p, scalar<T> *out)
+{
+    *out = scalar<T>{ 0, nullptr };
+    if (c.h->mode == CUBLAS_POINTER_MODE_DEVICE) {
+        out->device = p;
+        return device_operands(c, { operand{ name, p, 0, sizeof(T), true } });
+    }
+    cublasStatus_t st = host_pointer(c, name, p);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        out->value = *p;
+    return st;
+}
+
+// Delivers a level-1 result: written to device memory by the queued work in
+// pointer mode device; in pointer mode host the call waits for it.
+template <typename R>
+cublasStatus_t deliver(const call &c, R *result, std::function<R()> compute)
+{
+    cublasStatus_t st;
+    if (c.h->mode == CUBLAS_POINTER_MODE_DEVICE) {
+        st = device_operands(c, { operand{ "result", result, 0, sizeof(R), true } });
+        if (st != CUBLAS_STATUS_SUCCESS)
+            return st;
+        return queue(c, [result, compute]() { *result = compute(); });
+    }
+    st = host_pointer(c, "result", result);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    std::shared_ptr<R> box = std::make_shared<R>();
+    st = queue(c, [box, compute]() { *box = compute(); });
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    if (gpulab_sim::stream_sync(c.h->stream) != cudaSuccess)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    *result = *box;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------
+// Matrix operations
+
+bool bad_op(cublasOperation_t op)
+{
+    return op != CUBLAS_OP_N && op != CUBLAS_OP_T && op != CUBLAS_OP_C;
+}
+
+CBLAS_TRANSPOSE cblas_op(cublasOperation_t op)
+{
+    return op == CUBLAS_OP_N ? CblasNoTrans : CblasTrans; // real types: C is T
+}
+
+void blas_gemv(cublasOperation_t t, int m, int n, float alpha, const float *A, int lda,
+               const float *x, int incx, float beta, float *y, int incy)
+{
+    cblas_sgemv(CblasColMajor, cblas_op(t), m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+void blas_gemv(cublasOperation_t t, int m, int n, double alpha, const double *A, int lda,
+               const double *x, int incx, double beta, double *y, int incy)
+{
+    cblas_dgemv(CblasColMajor, cblas_op(t), m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+// The shape arguments of a gemm.
+struct gemm_shape {
+    cublasOperation_t ta, tb;
+    int m, n, k, lda, ldb, ldc;
+};
+
+void blas_gemm(const gemm_shape &g, float alpha, const float *A, const float *B, float beta,
+               float *C)
+{
+    cblas_sgemm(CblasColMajor, cblas_op(g.ta), cblas_op(g.tb), g.m, g.n, g.k, alpha, A, g.lda, B,
+                g.ldb, beta, C, g.ldc);
+}
+
+void blas_gemm(const gemm_shape &g, double alpha, const double *A, const double *B, double beta,
+               double *C)
+{
+    cblas_dgemm(CblasColMajor, cblas_op(g.ta), cblas_op(g.tb), g.m, g.n, g.k, alpha, A, g.lda, B,
+                g.ldb, beta, C, g.ldc);
+}
+
+// beta == 0 means "C is output only" in BLAS: C may hold garbage or NaN (or
+// the simulator's poison). Zeroing it first keeps that true whatever the
+// CBLAS build does with 0 * NaN.
+template <typename T>
+void zero_matrix(T *C, int rows, int cols, int ld)
+{
+    for (int j = 0; j < cols; j++)
+        std::memset(C + (size_t)j * ld, 0, (size_t)rows * sizeof(T));
+}
+
+template <typename T>
+cublasStatus_t gemv(cublasHandle_t h, const char *fn, cublasOperation_t t, int m, int n,
+                    const T *alpha, const T *A, int lda, const T *x, int incx, const T *beta, T *y,
+                    int incy)
+{
+    call c;
+    scalar<T> a, b;
+    if (!h)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (bad_op(t) || m < 0 || n < 0 || lda < std::max(1, m) || incx == 0 || incy == 0 || !alpha ||
+        !beta)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (m == 0 || n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    int xlen = t == CUBLAS_OP_N ? n : m, ylen = t == CUBLAS_OP_N ? m : n;
+    cublasStatus_t st = begin(h, fn, &c);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = load_scalar(c, "alpha", alpha, &a);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = load_scalar(c, "beta", beta, &b);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = device_operands(c, { matrix_arg("A", A, m, n, lda), vector_arg("x", x, xlen, incx),
+                                  vector_arg("y", y, ylen, incy) });
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    return queue(c, [=]() {
+        T beta_now = b.get();
+        if (beta_now == 0)
+            zero_matrix(y, 1, ylen, incy < 0 ? -incy : incy);
+        blas_gemv(t, m, n, a.get(), A, lda, x, incx, beta_now, y, incy);
+    });
+}
+
+bool gemm_invalid(const gemm_shape &g)
+{
+    int arows = g.ta == CUBLAS_OP_N ? g.m : g.k, brows = g.tb == CUBLAS_OP_N ? g.k : g.n;
+    return bad_op(g.ta) || bad_op(g.tb) || g.m < 0 || g.n < 0 || g.k < 0 ||
+           g.lda < std::max(1, arows) || g.ldb < std::max(1, brows) || g.ldc < std::max(1, g.m);
+}
+
+// gemm and strided batched gemm: C_i = alpha op(A_i) op(B_i) + beta C_i for
+// i < count, X_i = X + i * strideX.
+template <typename T>
+cublasStatus_t gemm(cublasHandle_t h, const char *fn, const gemm_shape &g, const T *alpha,
+                    const T *A, long long sa, const T *B, long long sb, const T *beta, T *C,
+                    long long sc, int count)
+{
+    call c;
+    scalar<T> a, b;
+    if (!h)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (gemm_invalid(g) || count < 0 || !alpha || !beta)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (g.m == 0 || g.n == 0 || count == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    size_t ea = g.ta == CUBLAS_OP_N ? matrix_elems(g.m, g.k, g.lda) : matrix_elems(g.k, g.m, g.lda);
+    size_t eb = g.tb == CUBLAS_OP_N ? matrix_elems(g.k, g.n, g.ldb) : matrix_elems(g.n, g.k, g.ldb);
+    cublasStatus_t st = begin(h, fn, &c);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = load_scalar(c, "alpha", alpha, &a);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = load_scalar(c, "beta", beta, &b);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st =
+            device_operands(c, { batch_arg("A", A, ea, sa, count), batch_arg("B", B, eb, sb, count),
+                                 batch_arg("C", C, matrix_elems(g.m, g.n, g.ldc), sc, count) });
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    return queue(c, [=]() {
+        T alpha_now = a.get(), beta_now = b.get();
+        for (long long i = 0; i < count; i++) {
+            if (beta_now == 0)
+                zero_matrix(C + i * sc, g.m, g.n, g.ldc);
+            blas_gemm(g, alpha_now, A + i * sa, B + i * sb, beta_now, C + i * sc);
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------
+// Vector operations
+
+// The common start of a level-1 call that modifies vectors: handle, stream, operands.
+cublasStatus_t begin_level1(cublasHandle_t h, const char *fn, call *c,
+                            std::initializer_list<operand> ops)
+{
+    cublasStatus_t st = begin(h, fn, c);
+    return st == CUBLAS_STATUS_SUCCESS ? device_operands(*c, ops) : st;
+}
+
+// The common path of a level-1 reduction: n <= 0 (and, for the routines that
+// take only positive increments, incx <= 0) gives a result of 0.
+template <typename R>
+cublasStatus_t reduce(cublasHandle_t h, const char *fn, std::initializer_list<operand> ops,
+                      R *result, std::function<R()> compute)
+{
+    call c;
+    if (!h)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!result)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    cublasStatus_t st = begin_level1(h, fn, &c, ops);
+    return st == CUBLAS_STATUS_SUCCESS ? deliver(c, result, compute) : st;
+}
+
+// Host <-> device copies of a column-major matrix (a vector is 1 x n with
+// "leading dimension" inc), done as cuBLAS does: one cudaMemcpy2D.
+struct copy_args {
+    const char *fn;
+    const char *device_arg; // name of the device argument, for reports
+    bool to_device;
+};
+
+cublasStatus_t copy_matrix(const copy_args &k, int rows, int cols, int size, const void *src,
+                           int lds, void *dst, int ldd)
+{
+    if (rows < 0 || cols < 0 || size <= 0 || lds <= 0 || ldd <= 0)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (rows == 0 || cols == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    if (lds < rows || ldd < rows) {
+        report("%s: a leading dimension (%d, %d) is smaller than the rows copied (%d)", k.fn, lds,
+               ldd, rows);
+        return CUBLAS_STATUS_MAPPING_ERROR;
+    }
+    const void *dev = k.to_device ? dst : src;
+    int ld = k.to_device ? ldd : lds;
+    operand o{ k.device_arg, dev, 0, matrix_elems(rows, cols, ld) * (size_t)size, false };
+    if (!operand_ok(call{ k.fn, nullptr, -1 }, o))
+        return CUBLAS_STATUS_MAPPING_ERROR;
+    cudaError_t e =
+        cudaMemcpy2D(dst, (size_t)ldd * size, src, (size_t)lds * size, (size_t)rows * size,
+                     (size_t)cols, k.to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+    return e == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_MAPPING_ERROR;
+}
+
+cublasStatus_t copy_vector(const copy_args &k, int n, int size, const void *x, int incx, void *y,
+                           int incy)
+{
+    if (n < 0 || incx <= 0 || incy <= 0 || size <= 0)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    return copy_matrix(k, 1, n, size, x, incx, y, incy);
+}
+
+// ---------------------------------------------------------------------------
+// Status names and strings, as cuBLAS gives them.
+
+struct status_text {
+    cublasStatus_t status;
+    const char *name;
+    const char *text;
+};
+
+const status_text statuses[] = {
+    { CUBLAS_STATUS_SUCCESS, "CUBLAS_STATUS_SUCCESS", "success" },
+    { CUBLAS_STATUS_NOT_INITIALIZED, "CUBLAS_STATUS_NOT_INITIALIZED",
+      "the library was not initialized" },
+    { CUBLAS_STATUS_ALLOC_FAILED, "CUBLAS_STATUS_ALLOC_FAILED", "the resource allocation failed" },
+    { CUBLAS_STATUS_INVALID_VALUE, "CUBLAS_STATUS_INVALID_VALUE",
+      "an unsupported value or parameter was passed to the function" },
+    { CUBLAS_STATUS_ARCH_MISMATCH, "CUBLAS_STATUS_ARCH_MISMATCH",
+      "the function requires an architectural feature absent from the device" },
+    { CUBLAS_STATUS_MAPPING_ERROR, "CUBLAS_STATUS_MAPPING_ERROR",
+      "an access to GPU memory space failed" },
+    { CUBLAS_STATUS_EXECUTION_FAILED, "CUBLAS_STATUS_EXECUTION_FAILED",
+      "the function failed to launch on the GPU" },
+    { CUBLAS_STATUS_INTERNAL_ERROR, "CUBLAS_STATUS_INTERNAL_ERROR",
+      "an internal operation failed" },
+    { CUBLAS_STATUS_NOT_SUPPORTED, "CUBLAS_STATUS_NOT_SUPPORTED",
+      "the requested functionality is not supported" },
+    { CUBLAS_STATUS_LICENSE_ERROR, "CUBLAS_STATUS_LICENSE_ERROR", "the license check failed" },
+};
+
+const status_text *find_status(cublasStatus_t status)
+{
+    for (const status_text &s : statuses)
+        if (s.status == status)
+            return &s;
+    return nullptr;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// Handles
+
+cublasStatus_t cublasCreate_v2(cublasHandle_t *handle)
+{
+    if (!handle)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    int d = gpulab_sim::current_device();
+    if (!gpulab_sim::valid_device(d) || gpulab_sim::sticky(d) != cudaSuccess)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    *handle = new (std::nothrow) cublasContext{ d, nullptr, CUBLAS_POINTER_MODE_HOST };
+    return *handle ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_ALLOC_FAILED;
+}
+
+// As in cuBLAS, destroying a handle synchronizes with its device.
+cublasStatus_t cublasDestroy_v2(cublasHandle_t handle)
+{
+    if (!handle)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    gpulab_sim::device_sync(handle->device);
+    delete handle;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int *version)
+{
+    (void)handle; // cuBLAS does not need it either
+    if (!version)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    *version = CUBLAS_VERSION;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t streamId)
+{
+    if (!handle)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    handle->stream = streamId;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *streamId)
+{
+    if (!handle)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!streamId)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    *streamId = handle->stream;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t *mode)
+{
+    if (!handle)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!mode)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    *mode = handle->mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t mode)
+{
+    if (!handle)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (mode != CUBLAS_POINTER_MODE_HOST && mode != CUBLAS_POINTER_MODE_DEVICE)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    handle->mode = mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+const char *cublasGetStatusName(cublasStatus_t status)
+{
+    const status_text *s = find_status(status);
+    return s ? s->name : "CUBLAS_STATUS_UNKNOWN";
+}
+
+const char *cublasGetStatusString(cublasStatus_t status)
+{
+    const status_text *s = find_status(status);
+    return s ? s->text : "unknown error";
+}
+
+// ---------------------------------------------------------------------------
+// Copies
+
+cublasStatus_t cublasSetVector(int n, int elemSize, const void *x, int incx, void *devicePtr,
+                               int incy)
+{
+    return copy_vector({ "cublasSetVector", "devicePtr", true }, n, elemSize, x, incx, devicePtr,
+                       incy);
+}
+
+cublasStatus_t cublasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy)
+{
+    return copy_vector({ "cublasGetVector", "x", false }, n, elemSize, x, incx, y, incy);
+}
+
+cublasStatus_t cublasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B,
+                               int ldb)
+{
+    return copy_matrix({ "cublasSetMatrix", "B", true }, rows, cols, elemSize, A, lda, B, ldb);
+}
+
+cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B,
+                               int ldb)
+{
+    return copy_matrix({ "cublasGetMatrix", "A", false }, rows, cols, elemSize, A, lda, B, ldb);
+}
+
+// ---------------------------------------------------------------------------
+// Level 1. Increments may be negative (BLAS's convention: the vector starts
+// at the far end) except for nrm2, asum, amax and scal, which, as in BLAS,
+// do nothing (or give 0) for incx <= 0. An increment of 0 repeats x[0].
+
+cublasStatus_t cublasSnrm2_v2(cublasHandle_t handle, int n, const float *x, int incx, float *result)
+{
+    if (incx <= 0)
+        n = 0;
+    return reduce<float>(handle, "cublasSnrm2", { vector_arg("x", x, n, incx) }, result,
+                         [=]() { return n > 0 ? cblas_snrm2(n, x, incx) : 0.0f; });
+}
+
+cublasStatus_t cublasSasum_v2(cublasHandle_t handle, int n, const float *x, int incx, float *result)
+{
+    if (incx <= 0)
+        n = 0;
+    return reduce<float>(handle, "cublasSasum", { vector_arg("x", x, n, incx) }, result,
+                         [=]() { return n > 0 ? cblas_sasum(n, x, incx) : 0.0f; });
+}
+
+// The result is 1-based (Fortran's convention); 0 when n <= 0.
+cublasStatus_t cublasIsamax_v2(cublasHandle_t handle, int n, const float *x, int incx, int *result)
+{
+    if (incx <= 0)
+        n = 0;
+    return reduce<int>(handle, "cublasIsamax", { vector_arg("x", x, n, incx) }, result,
+                       [=]() { return n > 0 ? (int)cblas_isamax(n, x, incx) + 1 : 0; });
+}
+
+cublasStatus_t cublasSdot_v2(cublasHandle_t handle, int n, const float *x, int incx, const float *y,
+                             int incy, float *result)
+{
+    return reduce<float>(handle, "cublasSdot",
+                         { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) }, result,
+                         [=]() { return n > 0 ? cblas_sdot(n, x, incx, y, incy) : 0.0f; });
+}
+
+cublasStatus_t cublasSscal_v2(cublasHandle_t handle, int n, const float *alpha, float *x, int incx)
+{
+    call c;
+    scalar<float> a;
+    if (!handle)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!alpha)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (n <= 0 || incx <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    cublasStatus_t st = begin_level1(handle, "cublasSscal", &c, { vector_arg("x", x, n, incx) });
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = load_scalar(c, "alpha", alpha, &a);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    return queue(c, [=]() { cblas_sscal(n, a.get(), x, incx); });
+}
+
+cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha, const float *x,
+                              int incx, float *y, int incy)
+{
+    call c;
+    scalar<float> a;
+    if (!handle)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!alpha)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (n <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    cublasStatus_t st = begin_level1(handle, "cublasSaxpy", &c,
+                                     { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) });
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = load_scalar(c, "alpha", alpha, &a);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    return queue(c, [=]() { cblas_saxpy(n, a.get(), x, incx, y, incy); });
+}
+
+cublasStatus_t cublasScopy_v2(cublasHandle_t handle, int n, const float *x, int incx, float *y,
+                              int incy)
+{
+    call c;
+    if (!handle)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (n <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    cublasStatus_t st = begin_level1(handle, "cublasScopy", &c,
+                                     { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) });
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    return queue(c, [=]() { cblas_scopy(n, x, incx, y, incy); });
+}
+
+cublasStatus_t cublasSswap_v2(cublasHandle_t handle, int n, float *x, int incx, float *y, int incy)
+{
+    call c;
+    if (!handle)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (n <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    cublasStatus_t st = begin_level1(handle, "cublasSswap", &c,
+                                     { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) });
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    return queue(c, [=]() { cblas_sswap(n, x, incx, y, incy); });
+}
+
+// ---------------------------------------------------------------------------
+// Levels 2 and 3
+
+cublasStatus_t cublasSgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n,
+                              const float *alpha, const float *A, int lda, const float *x, int incx,
+                              const float *beta, float *y, int incy)
+{
+    return gemv(handle, "cublasSgemv", trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+cublasStatus_t cublasDgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n,
+                              const double *alpha, const double *A, int lda, const double *x,
+                              int incx, const double *beta, double *y, int incy)
+{
+    return gemv(handle, "cublasDgemv", trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
+                              cublasOperation_t transb, int m, int n, int k, const float *alpha,
+                              const float *A, int lda, const float *B, int ldb, const float *beta,
+                              float *C, int ldc)
+{
+    gemm_shape g{ transa, transb, m, n, k, lda, ldb, ldc };
+    return gemm(handle, "cublasSgemm", g, alpha, A, 0, B, 0, beta, C, 0, 1);
+}
+
+cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
+                              cublasOperation_t transb, int m, int n, int k, const double *alpha,
+                              const double *A, int lda, const double *B, int ldb,
+                              const double *beta, double *C, int ldc)
+{
+    gemm_shape g{ transa, transb, m, n, k, lda, ldb, ldc };
+    return gemm(handle, "cublasDgemm", g, alpha, A, 0, B, 0, beta, C, 0, 1);
+}
+
+cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                         cublasOperation_t transb, int m, int n, int k,
+                                         const float *alpha, const float *A, int lda,
+                                         long long int strideA, const float *B, int ldb,
+                                         long long int strideB, const float *beta, float *C,
+                                         int ldc, long long int strideC, int batchCount)
+{
+    gemm_shape g{ transa, transb, m, n, k, lda, ldb, ldc };
+    return gemm(handle, "cublasSgemmStridedBatched", g, alpha, A, strideA, B, strideB, beta, C,
+                strideC, batchCount);
+}

@@ -1,0 +1,43 @@
+/* Context switch of the simulator's fibers, x86-64 System V.
+ * gpulab_sim_fiber_swap(void **save_sp, void *load_sp): pushes the callee-saved
+ * registers, stores %rsp in *save_sp, switches to load_sp and pops the same
+ * layout from there. The SSE and x87 control words are not switched: kernels
+ * do not change rounding modes, and every fiber starts with the thread's. */
+#if defined(__x86_64__)
+    .text
+    .globl gpulab_sim_fiber_swap
+    .type gpulab_sim_fiber_swap, @function
+gpulab_sim_fiber_swap:
+    .cfi_startproc
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .cfi_endproc
+    .size gpulab_sim_fiber_swap, .-gpulab_sim_fiber_swap
+
+/* A fresh fiber starts here with entry in %r12 and its argument in %r13. */
+    .globl gpulab_sim_fiber_start
+    .type gpulab_sim_fiber_start, @function
+gpulab_sim_fiber_start:
+    .cfi_startproc
+    .cfi_undefined rip
+    movq %r13, %rdi
+    andq $-16, %rsp
+    callq *%r12
+    ud2
+    .cfi_endproc
+    .size gpulab_sim_fiber_start, .-gpulab_sim_fiber_start
+#endif
+    .section .note.GNU-stack,"",@progbits

@@ -1,0 +1,104 @@
+// internal.hpp — the simulator runtime's internal interface, shared by its
+// source files (errors, devices, memory, streams, launches, cuBLAS). Not seen
+// by lab code: lab code sees only the stand-in CUDA headers.
+#ifndef GPULAB_SIM_INTERNAL_HPP
+#define GPULAB_SIM_INTERNAL_HPP
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+namespace gpulab_sim
+{
+
+// ---------------------------------------------------------------------------
+// Errors (errors.cpp)
+
+// Records e as this host thread's last error when it is not cudaSuccess; returns e.
+cudaError_t record(cudaError_t e);
+// The sticky error of device d (cudaSuccess when none).
+cudaError_t sticky(int d);
+// Makes e the sticky error of device d: every later call on it fails with e
+// until cudaDeviceReset. The first sticky error wins.
+void set_sticky(int d, cudaError_t e);
+void clear_sticky(int d);
+// Forgets this host thread's last error (cudaDeviceReset).
+void clear_last_error();
+// Prints "gpulab-sim: <message>" on stderr (one line, flushed), for reports
+// that explain an error to the student.
+void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+// Says once per process, on stderr, that `what` is not supported by the
+// simulator; returns cudaErrorNotSupported (recorded).
+cudaError_t unsupported(const char *what);
+
+// ---------------------------------------------------------------------------
+// Devices (device.cpp)
+
+int device_count();   // simulated devices: GPULAB_SIM_DEVICES, default 1
+int current_device(); // this host thread's current device (cudaSetDevice)
+bool valid_device(int d);
+bool peer_enabled(int from, int to); // may device `from` access memory of `to`?
+// Common entry of API calls that work on the current device: returns the
+// sticky error (recorded) or cudaSuccess; *d receives the current device.
+cudaError_t enter(int *d);
+
+// ---------------------------------------------------------------------------
+// Memory (memory.cpp)
+
+// A live device (or managed) allocation.
+struct allocation {
+    uintptr_t base = 0;
+    size_t size = 0;
+    int device = -1;
+    bool managed = false;
+};
+// The live allocation containing p, if any.
+bool find_allocation(const void *p, allocation *out);
+// Which simulated device's arena p lies in (allocated or not); -1 if none.
+int arena_of(const void *p);
+// Whether [p, p + bytes) is inside one live allocation.
+bool range_in_allocation(const void *p, size_t bytes, allocation *out);
+// Whether p lies in host memory the runtime allocated or registered (pinned).
+bool is_pinned_host(const void *p);
+// Whether p is a __device__/__constant__ variable handed out by cudaGetSymbolAddress.
+bool is_symbol(const void *p);
+// Frees every allocation of device d (cudaDeviceReset).
+void free_all(int d);
+// Bytes allocated on device d, and the size of its arena.
+size_t used_bytes(int d);
+size_t arena_bytes(int d);
+
+// ---------------------------------------------------------------------------
+// Streams and the device executor (stream.cpp)
+
+// Resolves a stream handle (0, cudaStreamLegacy, cudaStreamPerThread or a
+// created stream) to its device; false for an invalid or destroyed handle.
+bool stream_device(cudaStream_t s, int *d);
+// Queues fn on stream s (in order with the stream's other work, and with the
+// legacy default stream's semantics); returns at once. fn runs on the device's
+// executor thread; it returns the error it met (cudaSuccess normally).
+// A queued op is skipped when its device has a sticky error.
+cudaError_t enqueue(cudaStream_t s, const char *what, std::function<cudaError_t()> fn);
+// Waits until everything queued on s so far has run.
+cudaError_t stream_sync(cudaStream_t s);
+// Waits until everything queued on device d so far has run.
+cudaError_t device_sync(int d);
+// Destroys every stream and event of device d (cudaDeviceReset).
+void destroy_streams(int d);
+
+// ---------------------------------------------------------------------------
+// Per-kernel traits, registered by the launch rewriter's output
+// (GPULAB_SIM_KERNEL_TRAITS): whether the kernel can reach a barrier or a
+// warp-level function, and so must run each thread as a fiber.
+void register_kernel(const void *addr, const char *name, int sync);
+// 1 sync, 0 plain, -1 unknown.
+int kernel_sync(const void *addr);
+// Largest dynamic shared memory a launch of the kernel may ask for
+// (48 KiB unless raised with cudaFuncSetAttribute).
+size_t dynamic_shared_limit(const void *kernel);
+
+} // namespace gpulab_sim
+
+#endif

@@ -1,0 +1,837 @@
+// launch.cpp — running kernels: launch checks, the worker pool, blocks as
+// plain loops or as fibers, barriers, warp functions, and kernels that stop
+// (a failed assert, __trap, a fault, a divergent barrier).
+#include "fiber.hpp"
+#include "internal.hpp"
+
+#include <csetjmp>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+__thread uint3 threadIdx;
+__thread uint3 blockIdx;
+__thread dim3 blockDim;
+__thread dim3 gridDim;
+
+// Dynamic shared memory (`extern __shared__ T s[];`): the launch rewriter
+// binds such declarations to this per-worker buffer. A worker runs one block
+// at a time, so it is per block.
+constexpr size_t dynamic_shared_max = 100 * 1024;
+extern "C" {
+__thread unsigned char gpulab_sim_dynamic_shared[dynamic_shared_max] __attribute__((aligned(16)));
+}
+
+namespace gpulab_sim
+{
+namespace
+{
+
+// ---------------------------------------------------------------------------
+// Kernel traits registry
+
+std::mutex traits_mutex;
+std::map<const void *, int> &traits()
+{
+    static std::map<const void *, int> t;
+    return t;
+}
+
+// ---------------------------------------------------------------------------
+// One launch being executed.
+
+struct job {
+    launch_request req; // strings are literals; pointers/task owned below
+    std::vector<const void *> pointers;
+    std::vector<bool> is_pointer;
+    bool sync = true; // run threads as fibers
+    uint64_t total_blocks = 0;
+    std::atomic<uint64_t> next_block{ 0 };
+    std::atomic<int> error{ cudaSuccess };
+    std::mutex report_mutex;
+    ~job()
+    {
+        req.ops->destroy(req.task);
+    }
+};
+
+// States of a simulated thread run as a fiber.
+enum thread_state { RUNNABLE, AT_BARRIER, AT_WARP, EXITED };
+
+struct sim_thread {
+    fiber_context ctx;
+    uint3 tid;
+    thread_state state;
+    const char *file; // where it waits (barrier or warp function)
+    int line;
+    int pred; // __syncthreads_count's predicate
+    int result_count;
+    warp_op op;
+    unsigned mask;
+    unsigned long long value, result;
+    int arg, width;
+};
+
+// Per worker thread: what it is running now. Fibers switch directly from one
+// to the next runnable one; the scheduler (the worker's own stack) only
+// starts a block and takes over when no thread can run: the block is done,
+// stopped, or stuck.
+struct worker_state {
+    job *current = nullptr;
+    bool in_kernel = false; // a fault now belongs to the kernel
+    bool fibers = false;    // the current block runs as fibers
+    sigjmp_buf escape;      // where a fault of the current block lands
+    std::vector<sim_thread> threads;
+    size_t n = 0;       // threads in the block
+    size_t running = 0; // index of the running fiber
+    size_t exited = 0;
+    size_t at_barrier = 0;
+    int barrier_count = 0;              // sum of __syncthreads_count predicates
+    const char *barrier_file = nullptr; // the barrier the first arrival waits at
+    int barrier_line = 0;
+    bool barrier_divergent = false;     // an arrival waits at another barrier
+    std::vector<unsigned> warp_waiting; // per warp: lanes at a warp function
+    std::vector<unsigned> warp_exited;  // per warp: lanes that have exited
+    fiber_context scheduler;
+    std::unique_ptr<stack_pool> stacks;
+    std::vector<char> altstack;
+    uintptr_t fault_addr = 0;
+};
+
+// Plain pointer in TLS: no per-access initialization check.
+__thread worker_state *worker_tls = nullptr;
+
+inline worker_state &self()
+{
+    return *worker_tls;
+}
+
+job *current_job()
+{
+    return worker_tls ? worker_tls->current : nullptr;
+}
+
+size_t stack_size_setting()
+{
+    const char *s = getenv("GPULAB_SIM_STACK_KB");
+    long kb = s ? strtol(s, nullptr, 10) : 0;
+    return (size_t)(kb >= 16 && kb <= 65536 ? kb : 64) * 1024;
+}
+
+void fmt_dim(char *buf, size_t n, uint3 v)
+{
+    snprintf(buf, n, "(%u,%u,%u)", v.x, v.y, v.z);
+}
+
+// Names argument i of a launch from the text of its arguments ("d_a, h_b, n").
+std::string arg_name(const char *text, int i)
+{
+    std::string s = text ? text : "";
+    int depth = 0, idx = 0;
+    size_t start = 0;
+    for (size_t k = 0; k <= s.size(); k++) {
+        char c = k < s.size() ? s[k] : ',';
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == ']' || c == '}')
+            depth--;
+        else if (c == ',' && depth == 0) {
+            if (idx == i) {
+                std::string a = s.substr(start, k - start);
+                size_t b = a.find_first_not_of(" \t\n"), e = a.find_last_not_of(" \t\n");
+                return b == std::string::npos ? "?" : a.substr(b, e - b + 1);
+            }
+            idx++;
+            start = k + 1;
+        }
+    }
+    return "?";
+}
+
+const char *where_line(const job *j, char *buf, size_t n)
+{
+    snprintf(buf, n, "kernel %s (launched at %s:%d)", j->req.kernel_name, j->req.file, j->req.line);
+    return buf;
+}
+
+void set_error(job *j, cudaError_t e)
+{
+    int expected = cudaSuccess;
+    j->error.compare_exchange_strong(expected, (int)e);
+}
+
+// Stops the block on this worker, and the rest of the kernel, with error e.
+[[noreturn]] void abort_block(cudaError_t e)
+{
+    worker_state &w = self();
+    set_error(w.current, e);
+    if (w.fibers) {
+        // Leave the fiber for good: the scheduler sees the error and stops.
+        fiber_context dead;
+        fiber_switch(&dead, &w.scheduler);
+    }
+    siglongjmp(w.escape, 1);
+}
+
+// ---------------------------------------------------------------------------
+// Faults: a kernel that dereferences a wild pointer lands here.
+
+void on_fault(int sig, siginfo_t *info, void *uctx)
+{
+    (void)uctx;
+    if (!worker_tls || !worker_tls->in_kernel) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    worker_tls->fault_addr = (uintptr_t)info->si_addr;
+    worker_tls->in_kernel = false;
+    siglongjmp(worker_tls->escape, 2);
+}
+
+void install_fault_handler()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = on_fault;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGSEGV, &sa, nullptr);
+        sigaction(SIGBUS, &sa, nullptr);
+    });
+}
+
+// Never freed: a worker's state lives as long as its thread.
+void prepare_worker()
+{
+    if (worker_tls)
+        return;
+    worker_state *w = new worker_state;
+    w->altstack.resize(64 * 1024);
+    stack_t ss;
+    memset(&ss, 0, sizeof(ss));
+    ss.ss_sp = w->altstack.data();
+    ss.ss_size = w->altstack.size();
+    sigaltstack(&ss, nullptr);
+    w->stacks.reset(new stack_pool(stack_size_setting()));
+    worker_tls = w;
+}
+
+void report_fault(job *j)
+{
+    worker_state &w = self();
+    char where[512], b[32], t[32];
+    fmt_dim(b, sizeof(b), blockIdx);
+    fmt_dim(t, sizeof(t), w.fibers ? w.threads[w.running].tid : threadIdx);
+    const char *why = "an address that is not mapped";
+    if (w.stacks && w.stacks->in_guard((void *)w.fault_addr))
+        why = "the guard page below its stack (too much local memory or deep recursion; raise "
+              "GPULAB_SIM_STACK_KB)";
+    report("%s: thread %s of block %s accessed %p, %s. The kernel stops with "
+           "cudaErrorIllegalAddress, which is sticky until cudaDeviceReset",
+           where_line(j, where, sizeof(where)), t, b, (void *)w.fault_addr, why);
+}
+
+// ---------------------------------------------------------------------------
+// Blocks as fibers.
+
+// Switches from the running fiber (saved in *from) to the next runnable one,
+// searching round-robin from index `start`; to the scheduler when none is.
+__attribute__((noinline)) void run_next_search(fiber_context *from, size_t start)
+{
+    worker_state &w = self();
+    size_t n = w.n;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = start + k < n ? start + k : start + k - n;
+        sim_thread &t = w.threads[i];
+        if (t.state == RUNNABLE) {
+            w.running = i;
+            threadIdx = t.tid;
+            fiber_switch(from, &t.ctx);
+            return;
+        }
+    }
+    fiber_switch(from, &w.scheduler);
+}
+
+inline __attribute__((always_inline)) void run_next(fiber_context *from, size_t start)
+{
+    worker_state *w = worker_tls;
+    if (start < w->n && w->threads[start].state == RUNNABLE) { // the usual case
+        sim_thread *t = &w->threads[start];
+        w->running = start;
+        threadIdx = t->tid;
+        fiber_switch(from, &t->ctx);
+        return;
+    }
+    run_next_search(from, start);
+}
+
+unsigned lanes_in_warp(size_t n, size_t warp)
+{
+    size_t first = warp * 32;
+    size_t count = n - first < 32 ? n - first : 32;
+    return count == 32 ? 0xffffffffu : ((1u << count) - 1u);
+}
+
+unsigned long long shfl_result(const sim_thread *w, unsigned group, int lane)
+{
+    const sim_thread &me = w[lane];
+    int width = me.width > 0 && me.width <= 32 ? me.width : 32;
+    int seg = lane / width * width;
+    int src = lane;
+    switch (me.op) {
+    case SHFL_IDX:
+        src = seg + (me.arg & (width - 1));
+        break;
+    case SHFL_UP:
+        src = lane - me.arg < seg ? lane : lane - me.arg;
+        break;
+    case SHFL_DOWN:
+        src = lane + me.arg >= seg + width ? lane : lane + me.arg;
+        break;
+    default:
+        src = lane ^ me.arg;
+        if (src < seg || src >= seg + width)
+            src = lane;
+        break;
+    }
+    return (group >> src) & 1u ? w[src].value : me.value;
+}
+
+// If every lane that lane's mask names has arrived (or exited), computes the
+// results of the group and makes it runnable; returns the group (0 if not yet).
+unsigned try_resolve_warp(size_t warp, int lane)
+{
+    worker_state &w = self();
+    sim_thread *t = &w.threads[warp * 32];
+    unsigned want = t[lane].mask & lanes_in_warp(w.n, warp) & ~w.warp_exited[warp];
+    if (want & ~w.warp_waiting[warp])
+        return 0; // someone has not arrived yet
+    unsigned group = want, ballot = 0;
+    for (unsigned g = group; g; g &= g - 1) {
+        int l = __builtin_ctz(g);
+        if (t[l].value)
+            ballot |= 1u << l;
+    }
+    for (unsigned g = group; g; g &= g - 1) {
+        int l = __builtin_ctz(g);
+        sim_thread &x = t[l];
+        switch (x.op) {
+        case BALLOT:
+            x.result = ballot;
+            break;
+        case ANY:
+            x.result = ballot != 0;
+            break;
+        case ALL:
+            x.result = ballot == group;
+            break;
+        default:
+            x.result = shfl_result(t, group, l);
+            break;
+        }
+    }
+    for (unsigned g = group; g; g &= g - 1)
+        t[__builtin_ctz(g)].state = RUNNABLE;
+    w.warp_waiting[warp] &= ~group;
+    return group;
+}
+
+// Every live thread waits at a barrier: releases them. Returns false (the
+// barrier is divergent: they wait at different ones) without releasing.
+bool release_barrier()
+{
+    worker_state &w = self();
+    if (w.barrier_divergent)
+        return false;
+    sim_thread *t = w.threads.data();
+    for (size_t i = 0; i < w.n; i++) {
+        if (t[i].state == AT_BARRIER) {
+            t[i].state = RUNNABLE;
+            t[i].result_count = w.barrier_count;
+        }
+    }
+    w.at_barrier = 0;
+    w.barrier_count = 0;
+    return true;
+}
+
+// After a thread exits: lanes and barriers that waited only for it go on.
+void after_exit(size_t i)
+{
+    worker_state &w = self();
+    size_t warp = i / 32;
+    w.warp_exited[warp] |= 1u << (i % 32);
+    unsigned waiting = w.warp_waiting[warp];
+    while (waiting) {
+        int lane = __builtin_ctz(waiting);
+        waiting &= ~try_resolve_warp(warp, lane) & ~(1u << lane);
+    }
+    if (w.at_barrier && w.at_barrier + w.exited == w.n)
+        release_barrier();
+}
+
+void fiber_main(void *arg)
+{
+    sim_thread *t = static_cast<sim_thread *>(arg);
+    worker_state &w = self();
+    w.current->req.ops->run_thread(w.current->req.task);
+    t->state = EXITED;
+    w.exited++;
+    size_t me = w.running;
+    after_exit(me);
+    fiber_context dead;
+    run_next(&dead, me + 1 < w.n ? me + 1 : 0);
+}
+
+void report_deadlock(job *j);
+
+void run_block_fibers(job *j)
+{
+    worker_state &w = self();
+    const size_t n = (size_t)blockDim.x * blockDim.y * blockDim.z;
+    w.threads.resize(n);
+    w.warp_waiting.assign((n + 31) / 32, 0u);
+    w.warp_exited.assign((n + 31) / 32, 0u);
+    w.n = n;
+    w.exited = 0;
+    w.at_barrier = 0;
+    w.barrier_count = 0;
+    w.barrier_divergent = false;
+    for (size_t i = 0; i < n; i++) {
+        sim_thread &t = w.threads[i];
+        t.tid.x = (unsigned)(i % blockDim.x);
+        t.tid.y = (unsigned)(i / blockDim.x % blockDim.y);
+        t.tid.z = (unsigned)(i / ((size_t)blockDim.x * blockDim.y));
+        t.state = RUNNABLE;
+        void *stack = w.stacks->stack(i);
+        if (!stack) {
+            report("cannot allocate a stack for simulated thread %zu", i);
+            set_error(j, cudaErrorLaunchOutOfResources);
+            return;
+        }
+        // Stack tops 4 KiB apart would share cache sets: offset each one.
+        size_t color = i * 208 % 4096;
+        fiber_prepare(&t.ctx, stack, w.stacks->stack_size() - color, fiber_main, &t);
+    }
+    run_next(&w.scheduler, 0); // returns when no thread can run
+    if (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.exited < n)
+        report_deadlock(j);
+}
+
+// No thread can run and some have not exited: they wait at different
+// barriers, or at a warp function whose lanes cannot all arrive. Reported in
+// compute-sanitizer synccheck's words, with where each group of threads waits.
+void report_deadlock(job *j)
+{
+    worker_state &w = self();
+    char where[512], b[32];
+    fmt_dim(b, sizeof(b), blockIdx);
+    std::map<std::string, int> places;
+    for (size_t i = 0; i < w.n; i++) {
+        const sim_thread &t = w.threads[i];
+        if (t.state == EXITED)
+            continue;
+        char p[400];
+        snprintf(p, sizeof(p), "%s at %s:%d",
+                 t.state == AT_BARRIER ? "__syncthreads" : "a warp function", t.file, t.line);
+        places[p]++;
+    }
+    std::string list;
+    for (auto &kv : places)
+        list += "\n    " + std::to_string(kv.second) + " thread(s) wait in " + kv.first;
+    report("Barrier error detected. Divergent thread(s) in block %s of %s: the threads of the "
+           "block wait at different barriers, so none can ever be released:%s\n    (threads that "
+           "have exited count as arrived). The kernel stops with cudaErrorSynchronizationError",
+           b, where_line(j, where, sizeof(where)), list.c_str());
+    set_error(j, cudaErrorSynchronizationError);
+}
+
+// ---------------------------------------------------------------------------
+// The worker pool.
+
+struct pool {
+    std::mutex m;
+    std::condition_variable start, finished;
+    job *current = nullptr;
+    uint64_t generation = 0;
+    int busy = 0;
+    int workers = 0;
+    std::mutex owner; // one kernel at a time uses the pool
+};
+
+pool &the_pool();
+
+void run_one_block(job *j, uint64_t b)
+{
+    blockIdx.x = (unsigned)(b % gridDim.x);
+    blockIdx.y = (unsigned)(b / gridDim.x % gridDim.y);
+    blockIdx.z = (unsigned)(b / ((uint64_t)gridDim.x * gridDim.y));
+    worker_state &w = self();
+    w.fibers = j->sync;
+    int why = sigsetjmp(w.escape, 1);
+    if (why == 0) {
+        w.in_kernel = true;
+        if (j->sync)
+            run_block_fibers(j);
+        else
+            j->req.ops->run_block(j->req.task);
+    } else if (why == 2) {
+        report_fault(j);
+        int expected = cudaSuccess;
+        j->error.compare_exchange_strong(expected, (int)cudaErrorIllegalAddress);
+    }
+    w.in_kernel = false;
+}
+
+void work_on(job *j)
+{
+    prepare_worker();
+    self().current = j;
+    blockDim = j->req.block;
+    gridDim = j->req.grid;
+    for (;;) {
+        if (j->error.load(std::memory_order_relaxed) != cudaSuccess)
+            break;
+        uint64_t b = j->next_block.fetch_add(1, std::memory_order_relaxed);
+        if (b >= j->total_blocks)
+            break;
+        run_one_block(j, b);
+    }
+    self().current = nullptr;
+}
+
+void worker_loop(pool *p)
+{
+    uint64_t seen = 0;
+    for (;;) {
+        job *j;
+        {
+            std::unique_lock<std::mutex> lock(p->m);
+            p->start.wait(lock, [p, seen] { return p->generation != seen; });
+            seen = p->generation;
+            j = p->current;
+        }
+        work_on(j);
+        std::lock_guard<std::mutex> lock(p->m);
+        if (--p->busy == 0)
+            p->finished.notify_all();
+    }
+}
+
+int worker_setting()
+{
+    const char *s = getenv("GPULAB_SIM_THREADS");
+    if (s && *s) {
+        long n = strtol(s, nullptr, 10);
+        if (n >= 1 && n <= 1024)
+            return (int)n;
+        report("GPULAB_SIM_THREADS=\"%s\" is not a number from 1 to 1024; using one per core", s);
+    }
+    unsigned n = std::thread::hardware_concurrency();
+    return n ? (int)n : 1;
+}
+
+// Never destroyed: its threads live until the process exits.
+pool &the_pool()
+{
+    static pool *p = [] {
+        pool *q = new pool;
+        q->workers = worker_setting() - 1; // the executor thread works too
+        for (int i = 0; i < q->workers; i++)
+            std::thread(worker_loop, q).detach();
+        return q;
+    }();
+    return *p;
+}
+
+cudaError_t run_kernel(const std::shared_ptr<job> &jp)
+{
+    job *j = jp.get();
+    pool &p = the_pool();
+    std::lock_guard<std::mutex> own(p.owner);
+    install_fault_handler();
+    uint64_t helpers =
+        (uint64_t)p.workers < j->total_blocks - 1 ? (uint64_t)p.workers : j->total_blocks - 1;
+    if (helpers > 0) {
+        std::lock_guard<std::mutex> lock(p.m);
+        p.current = j;
+        p.busy = p.workers;
+        p.generation++;
+        p.start.notify_all();
+    }
+    work_on(j);
+    if (helpers > 0) {
+        std::unique_lock<std::mutex> lock(p.m);
+        p.finished.wait(lock, [&p] { return p.busy == 0; });
+        p.current = nullptr;
+    }
+    return (cudaError_t)j->error.load();
+}
+
+// ---------------------------------------------------------------------------
+// Launch checks.
+
+cudaError_t check_config(const launch_request &r, int d)
+{
+    (void)d;
+    const dim3 g = r.grid, b = r.block;
+    unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
+    if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0 || b.x > 1024 ||
+        b.y > 1024 || b.z > 64 || threads > 1024 || g.x > 2147483647u || g.y > 65535 || g.z > 65535)
+        return cudaErrorInvalidConfiguration;
+    if (r.shmem > dynamic_shared_limit(r.kernel_addr)) {
+        report("kernel %s launched at %s:%d asks for %zu bytes of dynamic shared memory; the "
+               "limit is %zu (more needs cudaFuncSetAttribute with "
+               "cudaFuncAttributeMaxDynamicSharedMemorySize, up to 99 KiB)",
+               r.kernel_name, r.file, r.line, r.shmem, dynamic_shared_limit(r.kernel_addr));
+        return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
+// A pointer argument a GPU could not use: host memory, or memory of another
+// device without peer access. Returns the message, or "" when fine.
+std::string check_pointer(const launch_request &r, int d, int i)
+{
+    const void *p = r.pointers[i];
+    char buf[512];
+    allocation al;
+    if (!p)
+        return "";
+    if (find_allocation(p, &al)) {
+        if (al.managed || al.device == d || peer_enabled(d, al.device))
+            return "";
+        snprintf(buf, sizeof(buf),
+                 "is memory of device %d (%p), but the kernel runs on device %d and peer access "
+                 "from device %d to device %d is not enabled (cudaDeviceEnablePeerAccess)",
+                 al.device, p, d, d, al.device);
+        return buf;
+    }
+    if (arena_of(p) >= 0 || is_pinned_host(p) || is_symbol(p))
+        return ""; // freed device memory is memcheck's business; pinned memory is mapped
+    snprintf(buf, sizeof(buf),
+             "is a host pointer (%p), not device memory: a kernel can only use memory from "
+             "cudaMalloc (copy the data there with cudaMemcpy first)",
+             p);
+    return buf;
+}
+
+} // namespace
+
+void register_kernel(const void *addr, const char *name, int sync)
+{
+    (void)name;
+    std::lock_guard<std::mutex> lock(traits_mutex);
+    traits()[addr] = sync;
+}
+
+int kernel_sync(const void *addr)
+{
+    std::lock_guard<std::mutex> lock(traits_mutex);
+    auto it = traits().find(addr);
+    return it == traits().end() ? -1 : it->second;
+}
+
+kernel_registrar::kernel_registrar(const void *addr, const char *name, int sync)
+{
+    register_kernel(addr, name, sync);
+}
+
+void submit_launch(const launch_request &r)
+{
+    auto j = std::make_shared<job>();
+    j->req = r;
+    j->pointers.assign(r.pointers, r.pointers + r.n_args);
+    j->is_pointer.assign(r.is_pointer, r.is_pointer + r.n_args);
+    j->req.pointers = nullptr;
+    j->req.is_pointer = nullptr;
+    int d;
+    if (!stream_device(r.stream, &d)) {
+        record(cudaErrorInvalidResourceHandle);
+        return;
+    }
+    if (sticky(d) != cudaSuccess) {
+        record(sticky(d));
+        return;
+    }
+    cudaError_t e = check_config(r, d);
+    if (e != cudaSuccess) {
+        record(e);
+        return;
+    }
+    int sync = kernel_sync(r.kernel_addr);
+    j->sync = sync != 0;
+    j->total_blocks = (uint64_t)r.grid.x * r.grid.y * r.grid.z;
+    std::string bad;
+    for (int i = 0; i < r.n_args && bad.empty(); i++) {
+        if (!r.is_pointer[i])
+            continue;
+        bad = check_pointer(r, d, i);
+        if (!bad.empty())
+            report("kernel %s launched at %s:%d: argument %d '%s' %s. The kernel fails with "
+                   "cudaErrorIllegalAddress, which is sticky: every later CUDA call returns it "
+                   "until cudaDeviceReset",
+                   r.kernel_name, r.file, r.line, i + 1, arg_name(r.args_text, i).c_str(),
+                   bad.c_str());
+    }
+    if (!bad.empty()) {
+        enqueue(r.stream, r.kernel_name, [j]() { return cudaErrorIllegalAddress; });
+        return;
+    }
+    enqueue(r.stream, r.kernel_name, [j]() { return run_kernel(j); });
+}
+
+// ---------------------------------------------------------------------------
+// Barriers and warp functions, called from kernels.
+
+namespace
+{
+
+// The running fiber, or a report and a stop when the kernel runs as a loop.
+sim_thread *this_fiber(const char *what, const char *file, int line)
+{
+    job *j = current_job();
+    if (j && self().fibers)
+        return &self().threads[self().running];
+    if (!j) {
+        report("%s called outside a kernel (%s:%d)", what, file, line);
+        abort();
+    }
+    char where[512];
+    report("%s: %s at %s:%d was reached by a kernel the launch rewriter did not see use it "
+           "(is it called through a function of another .cu file?). The kernel stops with "
+           "cudaErrorLaunchFailure",
+           where_line(j, where, sizeof(where)), what, file, line);
+    abort_block(cudaErrorLaunchFailure);
+}
+
+bool single_thread_loop()
+{
+    return current_job() && !self().fibers && blockDim.x * blockDim.y * blockDim.z == 1;
+}
+
+// The running thread arrives at a barrier; the last to arrive releases it.
+inline __attribute__((always_inline)) int barrier(int pred, const char *file, int line,
+                                                  const char *what)
+{
+    worker_state *w = worker_tls;
+    if (!w || !w->current || !w->fibers)
+        this_fiber(what, file, line); // reports and stops
+    size_t me = w->running;
+    sim_thread *t = &w->threads[me];
+    t->state = AT_BARRIER;
+    t->file = file;
+    t->line = line;
+    if (w->at_barrier == 0) {
+        w->barrier_file = file;
+        w->barrier_line = line;
+    } else if (line != w->barrier_line ||
+               (file != w->barrier_file && strcmp(file, w->barrier_file) != 0)) {
+        w->barrier_divergent = true;
+    }
+    w->barrier_count += pred;
+    size_t next = me + 1;
+    if (++w->at_barrier + w->exited == w->n) {
+        if (!release_barrier()) {
+            fiber_switch(&t->ctx, &w->scheduler); // the scheduler reports it
+            return 0;
+        }
+        next = 0;
+    }
+    run_next(&t->ctx, next < w->n ? next : 0);
+    return t->result_count;
+}
+
+} // namespace
+
+void syncthreads(const char *file, int line)
+{
+    if (!single_thread_loop())
+        barrier(0, file, line, "__syncthreads()");
+}
+
+int syncthreads_count(int pred, const char *file, int line)
+{
+    if (single_thread_loop())
+        return pred;
+    return barrier(pred, file, line, "__syncthreads_count()");
+}
+
+unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long value, int arg,
+                                 int width, const char *file, int line)
+{
+    sim_thread *t = this_fiber("a warp function", file, line);
+    worker_state &w = self();
+    size_t me = w.running, warp = me / 32;
+    int lane = (int)(me % 32);
+    if (op == ACTIVEMASK) {
+        unsigned m = 0, exists = lanes_in_warp(w.n, warp);
+        for (int l = 0; l < 32; l++)
+            if ((exists >> l) & 1u && w.threads[warp * 32 + l].state != EXITED)
+                m |= 1u << l;
+        return m;
+    }
+    t->state = AT_WARP;
+    t->op = op;
+    t->mask = mask | (1u << lane);
+    t->value = value;
+    t->arg = arg;
+    t->width = width;
+    t->file = file;
+    t->line = line;
+    w.warp_waiting[warp] |= 1u << lane;
+    unsigned group = try_resolve_warp(warp, lane);
+    // Resolved: go on with the group's first lane; else with the next thread.
+    size_t next = group ? warp * 32 + (size_t)__builtin_ctz(group) : me + 1;
+    run_next(&t->ctx, next < w.n ? next : 0);
+    return t->result;
+}
+
+void syncwarp(unsigned mask, const char *file, int line)
+{
+    warp_exchange(BALLOT, mask, 0, 0, 32, file, line);
+}
+
+void kernel_trap(cudaError_t why, const char *message)
+{
+    job *j = current_job();
+    if (!j) {
+        report("%s (outside a kernel)", message);
+        abort();
+    }
+    char where[512], b[32], t[32];
+    fmt_dim(b, sizeof(b), blockIdx);
+    fmt_dim(t, sizeof(t), threadIdx);
+    report("%s: block %s, thread %s: %s", where_line(j, where, sizeof(where)), b, t, message);
+    abort_block(why);
+}
+
+} // namespace gpulab_sim
+
+// A failed assert() in a kernel stops the kernel with cudaErrorAssert, as on a
+// GPU; in host code it aborts the program as usual. This replaces the C
+// library's function of that name (the name is fixed by <assert.h>).
+extern "C" [[noreturn]] void __assert_fail(const char *expr, const char *file, unsigned int line,
+                                           const char *function)
+{
+    if (!gpulab_sim::current_job()) {
+        fflush(stdout);
+        fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expr);
+        abort();
+    }
+    char msg[1024];
+    snprintf(msg, sizeof(msg), "%s:%u: %s: Assertion `%s` failed.", file, line, function, expr);
+    gpulab_sim::kernel_trap(cudaErrorAssert, msg);
+}

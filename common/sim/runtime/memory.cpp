@@ -1,0 +1,703 @@
+// memory.cpp — device memory: one mmap'd arena per simulated device, a
+// first-fit allocator over it, pinned host memory, managed memory, copies and
+// sets (synchronous and queued on streams) with CUDA's argument checks.
+//
+// Fresh and freed device memory is filled with 0xff bytes, so a float read
+// before it was written is NaN and an int is -1: reading uninitialized device
+// memory shows up in results instead of passing by luck.
+#include "internal.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+namespace gpulab_sim
+{
+namespace
+{
+
+constexpr size_t alignment = 256;      // cudaMalloc's alignment
+constexpr size_t redzone = 256;        // unallocated bytes after each allocation
+constexpr unsigned char poison = 0xff; // fresh and freed memory
+constexpr int max_devices = 16;
+
+struct arena {
+    uintptr_t base = 0;
+    size_t size = 0;
+    size_t used = 0;
+    std::map<uintptr_t, size_t> free_blocks; // start -> length, coalesced
+};
+
+std::mutex mem_mutex;
+arena arenas[max_devices];
+std::map<uintptr_t, allocation> live; // base -> allocation (every device)
+std::map<uintptr_t, size_t> pinned;   // pinned or registered host ranges
+std::map<uintptr_t, size_t> symbols;  // __device__/__constant__ variables handed out
+
+size_t arena_size_setting()
+{
+    const char *s = getenv("GPULAB_SIM_MEMORY_MB");
+    if (s && *s) {
+        char *end = nullptr;
+        unsigned long long mb = strtoull(s, &end, 10);
+        if (*end == '\0' && mb >= 16 && mb <= (1ull << 22))
+            return (size_t)mb << 20;
+        report("GPULAB_SIM_MEMORY_MB=\"%s\" is not a size from 16 to 4194304; using 8192", s);
+    }
+    return (size_t)8192 << 20;
+}
+
+// Maps device d's arena on first use. Caller holds mem_mutex.
+arena *arena_for(int d)
+{
+    arena &a = arenas[d];
+    if (a.base)
+        return &a;
+    size_t size = arena_size_setting();
+    void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        report("cannot reserve %zu MiB of address space for simulated device %d's memory "
+               "(set GPULAB_SIM_MEMORY_MB lower)",
+               size >> 20, d);
+        return nullptr;
+    }
+    a.base = (uintptr_t)p;
+    a.size = size;
+    a.free_blocks[a.base] = size;
+    return &a;
+}
+
+size_t round_up(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+uintptr_t take_block(arena &a, size_t need)
+{
+    for (auto it = a.free_blocks.begin(); it != a.free_blocks.end(); ++it) {
+        if (it->second < need)
+            continue;
+        uintptr_t start = it->first;
+        size_t len = it->second;
+        a.free_blocks.erase(it);
+        if (len > need)
+            a.free_blocks[start + need] = len - need;
+        return start;
+    }
+    return 0;
+}
+
+void give_block(arena &a, uintptr_t start, size_t len)
+{
+    auto next = a.free_blocks.lower_bound(start);
+    if (next != a.free_blocks.end() && start + len == next->first) {
+        len += next->second;
+        a.free_blocks.erase(next);
+    }
+    auto prev = a.free_blocks.lower_bound(start);
+    if (prev != a.free_blocks.begin()) {
+        --prev;
+        if (prev->first + prev->second == start) {
+            prev->second += len;
+            return;
+        }
+    }
+    a.free_blocks[start] = len;
+}
+
+// Live allocation containing p. Caller holds mem_mutex.
+const allocation *lookup(uintptr_t p)
+{
+    auto it = live.upper_bound(p);
+    if (it == live.begin())
+        return nullptr;
+    --it;
+    const allocation &al = it->second;
+    return p < al.base + (al.size ? al.size : 1) ? &al : nullptr;
+}
+
+cudaError_t device_alloc(void **out, size_t size, bool managed)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!out)
+        return record(cudaErrorInvalidValue);
+    if (size == 0) {
+        *out = nullptr;
+        return cudaSuccess;
+    }
+    size_t need = round_up(size, alignment) + redzone;
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    arena *a = arena_for(d);
+    uintptr_t p = a ? take_block(*a, need) : 0;
+    if (!p)
+        return record(cudaErrorMemoryAllocation);
+    a->used += need;
+    allocation al;
+    al.base = p;
+    al.size = size;
+    al.device = d;
+    al.managed = managed;
+    live[p] = al;
+    memset((void *)p, managed ? 0 : poison, size);
+    *out = (void *)p;
+    return cudaSuccess;
+}
+
+// Releases an allocation. Caller holds mem_mutex.
+void release(const allocation &al)
+{
+    arena &a = arenas[al.device];
+    size_t len = round_up(al.size, alignment) + redzone;
+    memset((void *)al.base, poison, al.size);
+    a.used -= len;
+    give_block(a, al.base, len);
+    live.erase(al.base);
+}
+
+// What a pointer is, for copy checks.
+enum class where { none, device, host };
+
+struct span {
+    where kind = where::host;
+    int device = -1;
+};
+
+// Checks [p, p + n) and says where it is: device memory (which must hold the
+// whole range), or host memory (not checkable: any other address).
+cudaError_t classify(const void *p, size_t n, span *out, const char *what, const char *call)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    uintptr_t u = (uintptr_t)p;
+    const allocation *al = lookup(u);
+    if (al) {
+        out->kind = where::device;
+        out->device = al->managed ? -1 : al->device;
+        if (u + n > al->base + al->size || u + n < u) {
+            report("%s: the %s range [%p, +%zu bytes) runs %zu bytes past the end of its "
+                   "allocation at %p of %zu bytes",
+                   call, what, p, n, (size_t)(u + n - (al->base + al->size)), (void *)al->base,
+                   al->size);
+            return cudaErrorInvalidValue;
+        }
+        return cudaSuccess;
+    }
+    auto sym = symbols.upper_bound(u);
+    if (sym != symbols.begin() && u < (--sym)->first + sym->second) {
+        // A __device__ or __constant__ variable whose address the program took.
+        out->kind = where::device;
+        out->device = -1;
+        if (u + n > sym->first + sym->second) {
+            report("%s: the %s range [%p, +%zu bytes) runs past the end of the %zu-byte variable "
+                   "at %p",
+                   call, what, p, n, sym->second, (void *)sym->first);
+            return cudaErrorInvalidValue;
+        }
+        return cudaSuccess;
+    }
+    for (int d = 0; d < max_devices; d++) {
+        if (arenas[d].base && u >= arenas[d].base && u < arenas[d].base + arenas[d].size) {
+            report("%s: the %s pointer %p is device memory of device %d that is not allocated "
+                   "(freed already, or never returned by cudaMalloc)",
+                   call, what, p, d);
+            return cudaErrorInvalidValue;
+        }
+    }
+    out->kind = where::host;
+    return cudaSuccess;
+}
+
+const char *kind_name(cudaMemcpyKind k)
+{
+    switch (k) {
+    case cudaMemcpyHostToHost:
+        return "cudaMemcpyHostToHost";
+    case cudaMemcpyHostToDevice:
+        return "cudaMemcpyHostToDevice";
+    case cudaMemcpyDeviceToHost:
+        return "cudaMemcpyDeviceToHost";
+    case cudaMemcpyDeviceToDevice:
+        return "cudaMemcpyDeviceToDevice";
+    default:
+        return "cudaMemcpyDefault";
+    }
+}
+
+// The checks of every copy: pointers, ranges, and the direction against
+// where the pointers really are.
+cudaError_t check_copy(void *dst, size_t dst_n, const void *src, size_t src_n, cudaMemcpyKind kind,
+                       const char *call)
+{
+    span ds, ss;
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    if (dst_n == 0 && src_n == 0)
+        return cudaSuccess;
+    if (!dst || !src)
+        return cudaErrorInvalidValue;
+    cudaError_t e = classify(dst, dst_n, &ds, "destination", call);
+    if (e == cudaSuccess)
+        e = classify(src, src_n, &ss, "source", call);
+    if (e != cudaSuccess)
+        return e;
+    bool want_dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool want_src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (kind == cudaMemcpyDefault)
+        return cudaSuccess;
+    if (want_dst_dev && ds.kind != where::device) {
+        report("%s with %s: the destination %p is not device memory", call, kind_name(kind), dst);
+        return cudaErrorInvalidValue;
+    }
+    if (want_src_dev && ss.kind != where::device) {
+        report("%s with %s: the source %p is not device memory", call, kind_name(kind), src);
+        return cudaErrorInvalidValue;
+    }
+    if (!want_dst_dev && ds.kind == where::device && kind != cudaMemcpyHostToHost) {
+        report("%s with %s: the destination %p is device memory, not host memory", call,
+               kind_name(kind), dst);
+        return cudaErrorInvalidValue;
+    }
+    if (!want_src_dev && ss.kind == where::device && kind != cudaMemcpyHostToHost) {
+        report("%s with %s: the source %p is device memory, not host memory", call, kind_name(kind),
+               src);
+        return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t copy(void *dst, const void *src, size_t n, cudaMemcpyKind kind, cudaStream_t s,
+                 bool wait, const char *call)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    e = check_copy(dst, n, src, n, kind, call);
+    if (e != cudaSuccess || n == 0)
+        return record(e);
+    e = enqueue(s, call, [dst, src, n]() {
+        memmove(dst, src, n);
+        return cudaSuccess;
+    });
+    if (e == cudaSuccess && wait)
+        e = stream_sync(s);
+    return record(e);
+}
+
+cudaError_t set(void *p, int value, size_t n, cudaStream_t s, bool wait, const char *call)
+{
+    int d;
+    span sp;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (n == 0)
+        return cudaSuccess;
+    if (!p)
+        return record(cudaErrorInvalidValue);
+    e = classify(p, n, &sp, "destination", call);
+    if (e == cudaSuccess && sp.kind != where::device) {
+        report("%s: %p is not device memory", call, p);
+        e = cudaErrorInvalidValue;
+    }
+    if (e != cudaSuccess)
+        return record(e);
+    e = enqueue(s, call, [p, value, n]() {
+        memset(p, value, n);
+        return cudaSuccess;
+    });
+    if (e == cudaSuccess && wait)
+        e = stream_sync(s);
+    return record(e);
+}
+
+} // namespace
+
+bool find_allocation(const void *p, allocation *out)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    const allocation *al = lookup((uintptr_t)p);
+    if (al && out)
+        *out = *al;
+    return al != nullptr;
+}
+
+bool range_in_allocation(const void *p, size_t bytes, allocation *out)
+{
+    allocation al;
+    if (!find_allocation(p, &al))
+        return false;
+    if (out)
+        *out = al;
+    uintptr_t u = (uintptr_t)p;
+    return u + bytes >= u && u + bytes <= al.base + al.size;
+}
+
+int arena_of(const void *p)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    uintptr_t u = (uintptr_t)p;
+    for (int d = 0; d < max_devices; d++)
+        if (arenas[d].base && u >= arenas[d].base && u < arenas[d].base + arenas[d].size)
+            return d;
+    return -1;
+}
+
+bool is_pinned_host(const void *p)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    uintptr_t u = (uintptr_t)p;
+    auto it = pinned.upper_bound(u);
+    if (it == pinned.begin())
+        return false;
+    --it;
+    return u < it->first + it->second;
+}
+
+bool is_symbol(const void *p)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    uintptr_t u = (uintptr_t)p;
+    auto it = symbols.upper_bound(u);
+    if (it == symbols.begin())
+        return false;
+    --it;
+    return u < it->first + it->second;
+}
+
+void free_all(int d)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    for (auto it = live.begin(); it != live.end();) {
+        allocation al = it->second;
+        ++it;
+        if (al.device == d)
+            release(al);
+    }
+}
+
+size_t used_bytes(int d)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    return arenas[d].used;
+}
+
+size_t arena_bytes(int d)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    arena *a = arena_for(d);
+    return a ? a->size : 0;
+}
+
+} // namespace gpulab_sim
+
+using namespace gpulab_sim;
+
+extern "C" {
+
+cudaError_t cudaMalloc(void **p, size_t size)
+{
+    return device_alloc(p, size, false);
+}
+
+cudaError_t cudaMallocManaged(void **p, size_t size, unsigned int flags)
+{
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+        return record(cudaErrorInvalidValue);
+    return device_alloc(p, size, true);
+}
+
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
+{
+    if (!pitch)
+        return record(cudaErrorInvalidValue);
+    *pitch = round_up(width ? width : 1, 512);
+    return device_alloc(p, *pitch * height, false);
+}
+
+cudaError_t cudaFree(void *p)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!p)
+        return cudaSuccess;
+    device_sync(d); // cudaFree waits for work that may still use the memory
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    auto it = live.find((uintptr_t)p);
+    if (it == live.end()) {
+        const allocation *inside = lookup((uintptr_t)p);
+        if (inside)
+            report("cudaFree(%p): not the start of an allocation (that allocation starts at %p)", p,
+                   (void *)inside->base);
+        else
+            report("cudaFree(%p): not a pointer cudaMalloc returned, or freed already", p);
+        return record(cudaErrorInvalidValue);
+    }
+    release(it->second);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostAlloc(void **p, size_t size, unsigned int flags)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!p || flags > 0xf)
+        return record(cudaErrorInvalidValue);
+    void *mem = nullptr;
+    if (posix_memalign(&mem, 4096, size ? size : 1) != 0)
+        return record(cudaErrorMemoryAllocation);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    pinned[(uintptr_t)mem] = size ? size : 1;
+    *p = mem;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void **p, size_t size)
+{
+    return cudaHostAlloc(p, size, cudaHostAllocDefault);
+}
+
+cudaError_t cudaFreeHost(void *p)
+{
+    if (!p)
+        return cudaSuccess;
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    auto it = pinned.find((uintptr_t)p);
+    if (it == pinned.end()) {
+        report("cudaFreeHost(%p): not a pointer cudaMallocHost or cudaHostAlloc returned", p);
+        return record(cudaErrorInvalidValue);
+    }
+    pinned.erase(it);
+    free(p);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void *p, size_t size, unsigned int flags)
+{
+    (void)flags;
+    if (!p || size == 0)
+        return record(cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (pinned.count((uintptr_t)p))
+        return record(cudaErrorHostMemoryAlreadyRegistered);
+    pinned[(uintptr_t)p] = size;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *p)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (!pinned.erase((uintptr_t)p))
+        return record(cudaErrorHostMemoryNotRegistered);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned int flags)
+{
+    if (!dev || flags != 0 || !is_pinned_host(host))
+        return record(cudaErrorInvalidValue);
+    *dev = host; // one address space, as with unified addressing
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind)
+{
+    return copy(dst, src, n, kind, 0, true, "cudaMemcpy");
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
+                            cudaStream_t s)
+{
+    return copy(dst, src, n, kind, s, false, "cudaMemcpyAsync");
+}
+
+static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                           size_t height, cudaMemcpyKind kind, cudaStream_t s, bool wait)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (width > dpitch || width > spitch)
+        return record(cudaErrorInvalidPitchValue);
+    if (width == 0 || height == 0)
+        return cudaSuccess;
+    e = check_copy(dst, dpitch * (height - 1) + width, src, spitch * (height - 1) + width, kind,
+                   "cudaMemcpy2D");
+    if (e != cudaSuccess)
+        return record(e);
+    e = enqueue(s, "cudaMemcpy2D", [=]() {
+        for (size_t r = 0; r < height; r++)
+            memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+        return cudaSuccess;
+    });
+    if (e == cudaSuccess && wait)
+        e = stream_sync(s);
+    return record(e);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind)
+{
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, 0, true);
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t s)
+{
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, s, false);
+}
+
+static cudaError_t copy_peer(void *dst, int dd, const void *src, int sd, size_t n, cudaStream_t s,
+                             bool wait)
+{
+    allocation da, sa;
+    if (!valid_device(dd) || !valid_device(sd))
+        return record(cudaErrorInvalidDevice);
+    if (n == 0)
+        return cudaSuccess;
+    if (!range_in_allocation(dst, n, &da) || !range_in_allocation(src, n, &sa)) {
+        report("cudaMemcpyPeer: %p or %p (+%zu bytes) is not inside a device allocation", dst, src,
+               n);
+        return record(cudaErrorInvalidValue);
+    }
+    if ((!da.managed && da.device != dd) || (!sa.managed && sa.device != sd)) {
+        report("cudaMemcpyPeer: the destination is memory of device %d and the source of device "
+               "%d, but the call names devices %d and %d",
+               da.device, sa.device, dd, sd);
+        return record(cudaErrorInvalidValue);
+    }
+    return copy(dst, src, n, cudaMemcpyDeviceToDevice, s, wait, "cudaMemcpyPeer");
+}
+
+cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n)
+{
+    cudaError_t e = copy_peer(dst, dd, src, sd, n, 0, true);
+    if (e == cudaSuccess && dd != current_device())
+        e = record(device_sync(dd));
+    return e;
+}
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dd, const void *src, int sd, size_t n,
+                                cudaStream_t s)
+{
+    return copy_peer(dst, dd, src, sd, n, s, false);
+}
+
+cudaError_t cudaMemset(void *p, int value, size_t n)
+{
+    return set(p, value, n, 0, true, "cudaMemset");
+}
+
+cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s)
+{
+    return set(p, value, n, s, false, "cudaMemsetAsync");
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s)
+{
+    (void)s;
+    allocation al;
+    if (!range_in_allocation(p, n, &al) || !al.managed)
+        return record(cudaErrorInvalidValue);
+    if (device != -1 && !valid_device(device))
+        return record(cudaErrorInvalidDevice);
+    return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attr, const void *p)
+{
+    allocation al;
+    if (!attr)
+        return record(cudaErrorInvalidValue);
+    memset(attr, 0, sizeof(*attr));
+    if (find_allocation(p, &al)) {
+        attr->type = al.managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
+        attr->device = al.device;
+        attr->devicePointer = (void *)p;
+        attr->hostPointer = al.managed ? (void *)p : nullptr;
+    } else if (is_pinned_host(p)) {
+        attr->type = cudaMemoryTypeHost;
+        attr->device = current_device();
+        attr->devicePointer = (void *)p;
+        attr->hostPointer = (void *)p;
+    } else {
+        attr->type = cudaMemoryTypeUnregistered;
+        attr->device = -2;
+    }
+    return cudaSuccess;
+}
+
+// __constant__ and __device__ variables are host globals in the simulator;
+// copies to and from them wait for the device, as CUDA's do.
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset,
+                               cudaMemcpyKind kind)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return record(cudaErrorInvalidMemcpyDirection);
+    if (!symbol || (!src && n))
+        return record(cudaErrorInvalidSymbol);
+    device_sync(d);
+    memmove((char *)symbol + offset, src, n);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset,
+                                 cudaMemcpyKind kind)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return record(cudaErrorInvalidMemcpyDirection);
+    if (!symbol || (!dst && n))
+        return record(cudaErrorInvalidSymbol);
+    device_sync(d);
+    memmove(dst, (const char *)symbol + offset, n);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolAddress(void **p, const void *symbol)
+{
+    if (!p || !symbol)
+        return record(cudaErrorInvalidSymbol);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (!symbols.count((uintptr_t)symbol))
+        symbols[(uintptr_t)symbol] = 1; // size unknown from C: one byte
+    *p = (void *)symbol;
+    return cudaSuccess;
+}
+
+// Called by the C++ overload of cudaGetSymbolAddress, which knows the size:
+// a kernel or a copy may now use the variable's address as device memory.
+void gpulab_sim_register_symbol(const void *symbol, size_t size)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    symbols[(uintptr_t)symbol] = size ? size : 1;
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    (void)size;
+    (void)symbol;
+    return unsupported("cudaGetSymbolSize on an address (use the C++ overload)");
+}
+
+} // extern "C"

@@ -1,0 +1,430 @@
+// stream.cpp — streams, events and the executor of each simulated device.
+//
+// Every operation queued on a device (kernel, copy, set, event record, host
+// function) runs on that device's executor thread, in the order it was
+// queued. One queue per device gives each stream its order and the legacy
+// default stream its synchronization with every other stream; streams do not
+// overlap each other (CUDA allows but never promises that). The host returns
+// as soon as the operation is queued, as with a GPU.
+#include "internal.hpp"
+
+#include <condition_variable>
+#include <cstring>
+#include <ctime>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <thread>
+
+struct CUstream_st {
+    int device;
+    unsigned flags;
+    uint64_t last_seq; // sequence number of the last op queued on it
+};
+
+struct CUevent_st {
+    int device;
+    unsigned flags;
+    uint64_t seq;    // op that records it; 0 = never recorded
+    double stamp_ms; // CLOCK_MONOTONIC when that op ran
+};
+
+namespace gpulab_sim
+{
+namespace
+{
+
+constexpr int max_devices = 16;
+
+struct op {
+    uint64_t seq;
+    const char *what;
+    std::function<cudaError_t()> fn;
+};
+
+struct executor {
+    std::mutex m;
+    std::condition_variable work, done;
+    std::deque<op> queue;
+    uint64_t next_seq = 1;
+    uint64_t done_seq = 0;
+    CUstream_st default_stream{};
+    bool started = false;
+};
+
+// Never destroyed: executor threads may outlive static destruction at exit.
+executor *executors[max_devices];
+std::mutex registry_mutex;
+std::set<CUstream_st *> streams;
+std::set<CUevent_st *> events;
+
+double now_ms()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void run_executor(int d, executor *x)
+{
+    for (;;) {
+        op o;
+        {
+            std::unique_lock<std::mutex> lock(x->m);
+            x->work.wait(lock, [x] { return !x->queue.empty(); });
+            o = std::move(x->queue.front());
+            x->queue.pop_front();
+        }
+        if (sticky(d) == cudaSuccess) {
+            cudaError_t e = o.fn();
+            if (e != cudaSuccess)
+                set_sticky(d, e);
+        }
+        o.fn = nullptr; // release captured state before announcing completion
+        std::lock_guard<std::mutex> lock(x->m);
+        x->done_seq = o.seq;
+        x->done.notify_all();
+    }
+}
+
+executor *exec(int d)
+{
+    static std::mutex start_mutex;
+    std::lock_guard<std::mutex> lock(start_mutex);
+    if (!executors[d]) {
+        executor *x = new executor;
+        x->default_stream.device = d;
+        executors[d] = x;
+        std::thread(run_executor, d, x).detach();
+    }
+    return executors[d];
+}
+
+// Resolves a handle; *out is the stream object (the device's default one for 0).
+bool resolve(cudaStream_t s, CUstream_st **out)
+{
+    if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) {
+        int d = current_device();
+        if (!valid_device(d))
+            return false;
+        *out = &exec(d)->default_stream;
+        return true;
+    }
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    if (!streams.count(s))
+        return false;
+    *out = s;
+    return true;
+}
+
+void wait_for(executor *x, uint64_t seq)
+{
+    std::unique_lock<std::mutex> lock(x->m);
+    x->done.wait(lock, [x, seq] { return x->done_seq >= seq; });
+}
+
+bool event_valid(cudaEvent_t e)
+{
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    return e && events.count(e);
+}
+
+uint64_t completed(int d)
+{
+    executor *x = exec(d);
+    std::lock_guard<std::mutex> lock(x->m);
+    return x->done_seq;
+}
+
+} // namespace
+
+bool stream_device(cudaStream_t s, int *d)
+{
+    CUstream_st *st;
+    if (!resolve(s, &st))
+        return false;
+    *d = st->device;
+    return true;
+}
+
+cudaError_t enqueue(cudaStream_t s, const char *what, std::function<cudaError_t()> fn)
+{
+    CUstream_st *st;
+    if (!resolve(s, &st))
+        return cudaErrorInvalidResourceHandle;
+    executor *x = exec(st->device);
+    std::lock_guard<std::mutex> lock(x->m);
+    uint64_t seq = x->next_seq++;
+    st->last_seq = seq;
+    x->queue.push_back(op{ seq, what, std::move(fn) });
+    x->work.notify_one();
+    return cudaSuccess;
+}
+
+cudaError_t stream_sync(cudaStream_t s)
+{
+    CUstream_st *st;
+    if (!resolve(s, &st))
+        return cudaErrorInvalidResourceHandle;
+    executor *x = exec(st->device);
+    uint64_t seq;
+    {
+        std::lock_guard<std::mutex> lock(x->m);
+        seq = st->last_seq;
+    }
+    wait_for(x, seq);
+    return sticky(st->device);
+}
+
+cudaError_t device_sync(int d)
+{
+    if (!valid_device(d))
+        return cudaErrorInvalidDevice;
+    executor *x = exec(d);
+    uint64_t seq;
+    {
+        std::lock_guard<std::mutex> lock(x->m);
+        seq = x->next_seq - 1;
+    }
+    wait_for(x, seq);
+    return sticky(d);
+}
+
+void destroy_streams(int d)
+{
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    for (auto it = streams.begin(); it != streams.end();) {
+        if ((*it)->device == d) {
+            delete *it;
+            it = streams.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    for (auto it = events.begin(); it != events.end();) {
+        if ((*it)->device == d) {
+            delete *it;
+            it = events.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+} // namespace gpulab_sim
+
+using namespace gpulab_sim;
+
+extern "C" {
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *ps, unsigned int flags)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!ps || flags > cudaStreamNonBlocking)
+        return record(cudaErrorInvalidValue);
+    CUstream_st *s = new CUstream_st{ d, flags, 0 };
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    streams.insert(s);
+    *ps = s;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *ps)
+{
+    return cudaStreamCreateWithFlags(ps, cudaStreamDefault);
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *ps, unsigned int flags, int priority)
+{
+    (void)priority; // one queue per device: priorities cannot reorder work
+    return cudaStreamCreateWithFlags(ps, flags);
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    if (least)
+        *least = 0;
+    if (greatest)
+        *greatest = -1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    if (!s || !streams.erase(s))
+        return record(cudaErrorInvalidResourceHandle);
+    delete s; // queued work keeps running: the executor never touches the object
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    return record(stream_sync(s));
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t s)
+{
+    CUstream_st *st;
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!resolve(s, &st))
+        return record(cudaErrorInvalidResourceHandle);
+    executor *x = exec(st->device);
+    std::lock_guard<std::mutex> lock(x->m);
+    return x->done_seq >= st->last_seq ? sticky(st->device) : cudaErrorNotReady;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pe, unsigned int flags)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!pe || flags > 0x7)
+        return record(cudaErrorInvalidValue);
+    CUevent_st *ev = new CUevent_st{ d, flags, 0, 0.0 };
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    events.insert(ev);
+    *pe = ev;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t *pe)
+{
+    return cudaEventCreateWithFlags(pe, cudaEventDefault);
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t ev)
+{
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    if (!ev || !events.erase(ev))
+        return record(cudaErrorInvalidResourceHandle);
+    // A pending record op may still write the stamp: keep the object alive.
+    ev->device = -1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
+{
+    int d, sd;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!event_valid(ev) || !stream_device(s, &sd))
+        return record(cudaErrorInvalidResourceHandle);
+    if (sd != ev->device)
+        return record(cudaErrorInvalidResourceHandle);
+    CUstream_st *st;
+    resolve(s, &st);
+    e = enqueue(s, "cudaEventRecord", [ev]() {
+        ev->stamp_ms = now_ms();
+        return cudaSuccess;
+    });
+    std::lock_guard<std::mutex> lock(exec(sd)->m);
+    ev->seq = st->last_seq;
+    return record(e);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t ev)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!event_valid(ev))
+        return record(cudaErrorInvalidResourceHandle);
+    if (ev->seq == 0 || completed(ev->device) >= ev->seq)
+        return cudaSuccess;
+    return cudaErrorNotReady;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t ev)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!event_valid(ev))
+        return record(cudaErrorInvalidResourceHandle);
+    if (ev->seq)
+        wait_for(exec(ev->device), ev->seq);
+    return record(sticky(ev->device));
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!ms)
+        return record(cudaErrorInvalidValue);
+    if (!event_valid(start) || !event_valid(end) || start->seq == 0 || end->seq == 0 ||
+        (start->flags & cudaEventDisableTiming) || (end->flags & cudaEventDisableTiming))
+        return record(cudaErrorInvalidResourceHandle);
+    if (completed(start->device) < start->seq || completed(end->device) < end->seq)
+        return record(cudaErrorNotReady);
+    *ms = (float)(end->stamp_ms - start->stamp_ms);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned int flags)
+{
+    int d, sd;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (flags != 0)
+        return record(cudaErrorInvalidValue);
+    if (!event_valid(ev) || !stream_device(s, &sd))
+        return record(cudaErrorInvalidResourceHandle);
+    if (ev->seq == 0 || ev->device == sd)
+        return cudaSuccess; // one queue per device: already in order
+    int ed = ev->device;
+    uint64_t seq = ev->seq;
+    return record(enqueue(s, "cudaStreamWaitEvent", [ed, seq]() {
+        wait_for(exec(ed), seq);
+        return cudaSuccess;
+    }));
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!fn)
+        return record(cudaErrorInvalidValue);
+    return record(enqueue(s, "cudaLaunchHostFunc", [fn, user]() {
+        fn(user);
+        return cudaSuccess;
+    }));
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *user,
+                                  unsigned int flags)
+{
+    int d;
+    cudaError_t e = enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (!cb || flags != 0)
+        return record(cudaErrorInvalidValue);
+    return record(enqueue(s, "cudaStreamAddCallback", [s, cb, user]() {
+        cb(s, cudaSuccess, user);
+        return cudaSuccess;
+    }));
+}
+
+} // extern "C"
