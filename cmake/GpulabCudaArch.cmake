@@ -72,6 +72,15 @@ if(NOT gpulab_cuda_mode STREQUAL "OFF")
       gpulab_default_cuda_architectures("${CMAKE_CUDA_COMPILER}" gpulab_archs)
       set(CMAKE_CUDA_ARCHITECTURES "${gpulab_archs}" CACHE STRING "CUDA architectures")
       message(STATUS "gpulab: CMAKE_CUDA_ARCHITECTURES defaulted to ${gpulab_archs}")
+      set(GPULAB_CUDA_DEFAULT_ARCHS "${gpulab_archs}" CACHE INTERNAL "the no-GPU default list")
+    endif()
+    # The project's own test programs (not the labs) need every architecture
+    # only where they can run: with the no-GPU default list they are built for
+    # its first entry alone, which proves they compile at a seventh of the cost.
+    set(GPULAB_CUDA_TEST_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
+    if(CMAKE_CUDA_ARCHITECTURES STREQUAL "${GPULAB_CUDA_DEFAULT_ARCHS}"
+       AND NOT CMAKE_CUDA_ARCHITECTURES STREQUAL "native")
+      list(GET CMAKE_CUDA_ARCHITECTURES 0 GPULAB_CUDA_TEST_ARCHITECTURES)
     endif()
     set(GPULAB_HAVE_CUDA ON)
   elseif(gpulab_cuda_mode STREQUAL "ON")
