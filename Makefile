@@ -5,6 +5,7 @@
 #   make test       install what is missing, build with warnings as errors,
 #                   run the whole CTest suite, build the docs
 #   make docs       the Doxygen documentation (build/docs/html/index.html)
+#   make bench-sim  how fast the CPU simulator runs kernels, on one core
 #   make deps       install the Debian/Ubuntu packages gpulab needs
 #   make format     clang-format every C, CUDA and C++ file
 #   make clean      remove build/
@@ -19,7 +20,7 @@ CTEST_ARGS ?=
 
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null)
 
-.PHONY: all build configure test docs deps deps-check format format-check clean
+.PHONY: all build configure test docs deps deps-check format format-check clean bench-sim
 
 all: build
 
@@ -43,6 +44,9 @@ test: deps
 
 docs: configure
 	cmake --build $(BUILD) --target docs
+
+bench-sim: build
+	cmake --build $(BUILD) --target run-bench-sim
 
 format:
 	clang-format -i $(FORMAT_FILES)

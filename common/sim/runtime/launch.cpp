@@ -756,10 +756,67 @@ inline __attribute__((always_inline)) int barrier(int pred, const char *file, in
 
 } // namespace
 
-void syncthreads(const char *file, int line)
+namespace
+{
+
+__attribute__((noinline)) void syncthreads_slow(const char *file, int line)
 {
     if (!single_thread_loop())
         barrier(0, file, line, "__syncthreads()");
+}
+
+__attribute__((noinline)) void note_other_barrier(worker_state *w, const char *file, int line)
+{
+    if (line != w->barrier_line || strcmp(file, w->barrier_file) != 0)
+        w->barrier_divergent = true;
+}
+
+// The last thread arrived: release everyone and go on from thread 0, or let
+// the scheduler report a divergent barrier.
+__attribute__((noinline)) void barrier_complete(worker_state *w, sim_thread *t)
+{
+    if (!release_barrier())
+        fiber_switch(&t->ctx, &w->scheduler);
+    else
+        run_next(&t->ctx, 0);
+}
+
+} // namespace
+
+// The hot path of every barrier. It ends in a tail call of the context switch,
+// so a thread that waits costs a few stores and one switch.
+void syncthreads(const char *file, int line)
+{
+    worker_state *w = worker_tls;
+    if (__builtin_expect(!w || !w->current || !w->fibers, 0)) {
+        syncthreads_slow(file, line);
+        return;
+    }
+    size_t me = w->running, n = w->n;
+    sim_thread *threads = w->threads.data();
+    sim_thread *t = &threads[me];
+    t->state = AT_BARRIER;
+    t->file = file;
+    t->line = line;
+    if (w->at_barrier == 0) {
+        w->barrier_file = file;
+        w->barrier_line = line;
+    } else if (__builtin_expect(line != w->barrier_line || file != w->barrier_file, 0)) {
+        note_other_barrier(w, file, line);
+    }
+    if (++w->at_barrier + w->exited == n) {
+        barrier_complete(w, t);
+        return;
+    }
+    size_t next = me + 1;
+    if (next < n && threads[next].state == RUNNABLE) {
+        sim_thread *nt = &threads[next];
+        w->running = next;
+        threadIdx = nt->tid;
+        fiber_switch(&t->ctx, &nt->ctx);
+        return;
+    }
+    run_next_search(&t->ctx, next < n ? next : 0);
 }
 
 int syncthreads_count(int pred, const char *file, int line)
