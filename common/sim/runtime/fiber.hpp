@@ -8,9 +8,12 @@
 #include <cstddef>
 #include <vector>
 
-#if !defined(__x86_64__) && !defined(__aarch64__)
+// The portable fallback; the build can force it (GPULAB_SIM_UCONTEXT=ON) to test it.
+#if defined(GPULAB_SIM_FIBER_UCONTEXT) || (!defined(__x86_64__) && !defined(__aarch64__))
 #include <ucontext.h>
+#ifndef GPULAB_SIM_FIBER_UCONTEXT
 #define GPULAB_SIM_FIBER_UCONTEXT 1
+#endif
 #endif
 
 namespace gpulab_sim

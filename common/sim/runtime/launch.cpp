@@ -67,17 +67,19 @@ struct job {
 enum thread_state { RUNNABLE, AT_BARRIER, AT_WARP, EXITED };
 
 struct sim_thread {
+    // What every switch and barrier touches, together in the first cache line.
     fiber_context ctx;
-    uint3 tid;
     thread_state state;
-    const char *file; // where it waits (barrier or warp function)
-    int line;
+    int line; // where it waits (barrier or warp function)
+    const char *file;
+    uint3 tid;
     int pred; // __syncthreads_count's predicate
     int result_count;
+    // Warp functions.
     warp_op op;
     unsigned mask;
-    unsigned long long value, result;
     int arg, width;
+    unsigned long long value, result;
 };
 
 // Per worker thread: what it is running now. Fibers switch directly from one
