@@ -11,6 +11,9 @@
  */
 #ifndef GPULAB_SIM_CUBLAS_V2_H
 #define GPULAB_SIM_CUBLAS_V2_H
+/* cuBLAS's own guard names: programs test them to know the API is in. */
+#define CUBLAS_API_H_
+#define CUBLAS_V2_H_
 
 #include "driver_types.h"
 

@@ -7,6 +7,8 @@
  */
 #ifndef GPULAB_SIM_CUDA_RUNTIME_H
 #define GPULAB_SIM_CUDA_RUNTIME_H
+/* CUDA's own guard name: programs test it to know the header is in. */
+#define __CUDA_RUNTIME_H__
 
 #include "cuda_runtime_api.h"
 
@@ -81,6 +83,34 @@ static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num
 {
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void *)func, blockSize,
                                                          dynamicSMemSize);
+}
+// The block size that gives the most resident threads per multiprocessor,
+// and the grid size that fills every multiprocessor with it.
+template <class T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize,
+                                                             T func, size_t dynamicSMemSize = 0,
+                                                             int blockSizeLimit = 0)
+{
+    int sms = 0, best = 0, best_blocks = 0, device = 0;
+    if (!minGridSize || !blockSize)
+        return cudaErrorInvalidValue;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int limit = blockSizeLimit > 0 && blockSizeLimit < 1024 ? blockSizeLimit : 1024;
+    for (int size = limit / 32 * 32; size >= 32; size -= 32) {
+        int blocks = 0;
+        cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)func,
+                                                                      size, dynamicSMemSize);
+        if (e != cudaSuccess)
+            return e;
+        if (blocks * size > best_blocks * best) {
+            best = size;
+            best_blocks = blocks;
+        }
+    }
+    *blockSize = best;
+    *minGridSize = best_blocks * sms;
+    return cudaSuccess;
 }
 #endif /* __cplusplus */
 

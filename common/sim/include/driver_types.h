@@ -5,6 +5,8 @@
  */
 #ifndef GPULAB_SIM_DRIVER_TYPES_H
 #define GPULAB_SIM_DRIVER_TYPES_H
+/* CUDA's own guard name: programs test it to know the header is in. */
+#define __DRIVER_TYPES_H__
 
 #include <stddef.h>
 
@@ -121,6 +123,7 @@ enum cudaDeviceAttr {
     cudaDevAttrMaxRegistersPerMultiprocessor = 82,
     cudaDevAttrCooperativeLaunch = 95,
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+    cudaDevAttrPageableMemoryAccess = 88,
     cudaDevAttrMaxBlocksPerMultiprocessor = 106
 };
 
@@ -134,8 +137,70 @@ enum cudaFuncAttribute {
 enum cudaLimit {
     cudaLimitStackSize = 0x00,
     cudaLimitPrintfFifoSize = 0x01,
-    cudaLimitMallocHeapSize = 0x02
+    cudaLimitMallocHeapSize = 0x02,
+    cudaLimitDevRuntimeSyncDepth = 0x03,
+    cudaLimitDevRuntimePendingLaunchCount = 0x04,
+    cudaLimitMaxL2FetchGranularity = 0x05,
+    cudaLimitPersistingL2CacheSize = 0x06
 };
+
+/* Compute modes (cudaDevAttrComputeMode). */
+enum cudaComputeMode {
+    cudaComputeModeDefault = 0,
+    cudaComputeModeExclusive = 1,
+    cudaComputeModeProhibited = 2,
+    cudaComputeModeExclusiveProcess = 3
+};
+
+/* Cache preferences (accepted, no effect on the simulator). */
+enum cudaFuncCache {
+    cudaFuncCachePreferNone = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1 = 2,
+    cudaFuncCachePreferEqual = 3
+};
+
+/* Managed-memory advice (cudaMemAdvise: not simulated). */
+enum cudaMemoryAdvise {
+    cudaMemAdviseSetReadMostly = 1,
+    cudaMemAdviseUnsetReadMostly = 2,
+    cudaMemAdviseSetPreferredLocation = 3,
+    cudaMemAdviseUnsetPreferredLocation = 4,
+    cudaMemAdviseSetAccessedBy = 5,
+    cudaMemAdviseUnsetAccessedBy = 6
+};
+
+/* Stream capture into graphs (not simulated). */
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2
+};
+
+/* L2 persistence (the attributes are not simulated). */
+enum cudaAccessProperty {
+    cudaAccessPropertyNormal = 0,
+    cudaAccessPropertyStreaming = 1,
+    cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    enum cudaAccessProperty hitProp;
+    enum cudaAccessProperty missProp;
+};
+enum cudaStreamAttrID {
+    cudaStreamAttributeAccessPolicyWindow = 1,
+    cudaStreamAttributeSynchronizationPolicy = 3
+};
+union cudaStreamAttrValue {
+    struct cudaAccessPolicyWindow accessPolicyWindow;
+    int syncPolicy;
+    char pad[64];
+};
+typedef union cudaStreamAttrValue cudaStreamAttrValue;
+typedef enum cudaStreamAttrID cudaStreamAttrID;
 
 /* Properties of a device, as cudaGetDeviceProperties fills them. */
 struct cudaDeviceProp {
@@ -179,6 +244,23 @@ struct cudaDeviceProp {
     int cooperativeLaunch;
     size_t sharedMemPerBlockOptin;
     int maxBlocksPerMultiProcessor;
+    int maxTexture1D;
+    int maxTexture2D[2];
+    int maxTexture3D[3];
+    int maxTexture1DLayered[2];
+    int maxTexture2DLayered[3];
+    size_t surfaceAlignment;
+    int computePreemptionSupported;
+    int cooperativeMultiDeviceLaunch;
+    int persistingL2CacheMaxSize;
+    int accessPolicyMaxWindowSize;
+    int pageableMemoryAccess;
+    int hostNativeAtomicSupported;
+    int directManagedMemAccessFromHost;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
+    int reservedSharedMemPerBlock;
 };
 
 /* What cudaPointerGetAttributes reports. */
@@ -233,11 +315,13 @@ typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, vo
 
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
 
 #define cudaDeviceScheduleAuto 0x00
 #define cudaDeviceScheduleSpin 0x01
 #define cudaDeviceScheduleYield 0x02
 #define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04 /* the older name */
 #define cudaDeviceMapHost 0x08
 #define cudaDeviceLmemResizeToMax 0x10
 

@@ -5,6 +5,8 @@
  */
 #ifndef GPULAB_SIM_VECTOR_TYPES_H
 #define GPULAB_SIM_VECTOR_TYPES_H
+/* CUDA's own guard name: programs test it to know the header is in. */
+#define __VECTOR_TYPES_H__
 
 #define GPULAB_SIM_VEC2(T, N)                                                                      \
     typedef struct N {                                                                             \

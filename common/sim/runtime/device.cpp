@@ -80,8 +80,24 @@ void fill_properties(cudaDeviceProp *p, int d)
     p->maxThreadsPerMultiProcessor = 1536;
     p->managedMemory = 1;
     p->concurrentManagedAccess = 1;
-    p->cooperativeLaunch = 1;
+    p->cooperativeLaunch = 0; // cooperative groups are not simulated
     p->maxBlocksPerMultiProcessor = 16;
+    p->maxTexture1D = 131072;
+    p->maxTexture2D[0] = 131072;
+    p->maxTexture2D[1] = 65536;
+    p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+    p->maxTexture1DLayered[0] = 32768;
+    p->maxTexture1DLayered[1] = 2048;
+    p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768;
+    p->maxTexture2DLayered[2] = 2048;
+    p->surfaceAlignment = 512;
+    p->computePreemptionSupported = 1;
+    p->streamPrioritiesSupported = 1;
+    p->globalL1CacheSupported = 1;
+    p->localL1CacheSupported = 1;
+    p->directManagedMemAccessFromHost = 1;
+    p->hostNativeAtomicSupported = 1;
+    p->reservedSharedMemPerBlock = 1024;
 }
 
 } // namespace
@@ -320,6 +336,9 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
         break;
     case cudaDevAttrCooperativeLaunch:
         *value = p.cooperativeLaunch;
+        break;
+    case cudaDevAttrPageableMemoryAccess: // kernels cannot use pageable host memory here
+        *value = 0;
         break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
         *value = (int)p.sharedMemPerBlockOptin;

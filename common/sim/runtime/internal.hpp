@@ -95,6 +95,8 @@ void destroy_streams(int d);
 void register_kernel(const void *addr, const char *name, int sync);
 // 1 sync, 0 plain, -1 unknown.
 int kernel_sync(const void *addr);
+// Whether the calling thread is running a kernel now.
+bool in_kernel();
 // Largest dynamic shared memory a launch of the kernel may ask for
 // (48 KiB unless raised with cudaFuncSetAttribute).
 size_t dynamic_shared_limit(const void *kernel);

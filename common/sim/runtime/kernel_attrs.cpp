@@ -1,9 +1,11 @@
 // kernel_attrs.cpp — per-kernel attributes (cudaFuncGetAttributes,
-// cudaFuncSetAttribute), occupancy, and the calls that the simulator accepts
-// without effect or does not support.
+// cudaFuncSetAttribute), occupancy, the device clock, and the calls that the
+// simulator accepts without effect or does not support.
 #include "internal.hpp"
 
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <mutex>
 
@@ -81,6 +83,120 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
     int n = by_threads < 16 ? by_threads : 16;
     *blocks = by_shared < n ? by_shared : n;
     return cudaSuccess;
+}
+
+} // extern "C"
+
+extern "C" {
+
+// clock() in kernels: cycles of a 1.7 GHz SM clock (the simulated
+// cudaDevAttrClockRate), from the monotonic clock; the C library's clock()
+// elsewhere.
+clock_t gpulab_sim_clock(void)
+{
+    if (!gpulab_sim::in_kernel())
+        return std::clock();
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (clock_t)((ts.tv_sec * 1000000000LL + ts.tv_nsec) * 17 / 10);
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache config)
+{
+    (void)config;
+    return func ? cudaSuccess : record(cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config)
+{
+    (void)config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *config)
+{
+    if (!config)
+        return record(cudaErrorInvalidValue);
+    *config = cudaFuncCachePreferNone;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *ptr, size_t length,
+                                     unsigned int flags)
+{
+    int d;
+    (void)ptr;
+    (void)length;
+    (void)flags;
+    return stream_device(stream, &d) ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    return cudaSuccess;
+}
+
+cudaError_t cudaThreadSynchronize(void)
+{
+    return cudaDeviceSynchronize();
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char *bus, int len, int device)
+{
+    if (!bus || len <= 0)
+        return record(cudaErrorInvalidValue);
+    if (!valid_device(device))
+        return record(cudaErrorInvalidDevice);
+    snprintf(bus, (size_t)len, "0000:%02x:00.0", device + 1);
+    return cudaSuccess;
+}
+
+cudaError_t cudaChooseDevice(int *device, const cudaDeviceProp *prop)
+{
+    if (!device || !prop)
+        return record(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
+                             cudaStream_t stream)
+{
+    (void)func, (void)grid, (void)block, (void)args, (void)shmem, (void)stream;
+    return unsupported("cudaLaunchKernel (launch with <<<...>>> instead)");
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                        size_t shmem, cudaStream_t stream)
+{
+    (void)func, (void)grid, (void)block, (void)args, (void)shmem, (void)stream;
+    return unsupported("cudaLaunchCooperativeKernel (cooperative groups)");
+}
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   const cudaStreamAttrValue *value)
+{
+    (void)stream, (void)attr, (void)value;
+    return unsupported("cudaStreamSetAttribute (L2 persistence)");
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   cudaStreamAttrValue *value)
+{
+    (void)stream, (void)attr, (void)value;
+    return unsupported("cudaStreamGetAttribute (L2 persistence)");
+}
+
+cudaError_t cudaMemAdvise(const void *ptr, size_t count, cudaMemoryAdvise advice, int device)
+{
+    (void)ptr, (void)count, (void)advice, (void)device;
+    return unsupported("cudaMemAdvise");
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode)
+{
+    (void)stream, (void)mode;
+    return unsupported("cudaStreamBeginCapture (CUDA graphs)");
 }
 
 } // extern "C"

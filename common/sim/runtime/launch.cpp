@@ -632,6 +632,11 @@ std::string check_pointer(const launch_request &r, int d, int i)
 
 } // namespace
 
+bool in_kernel()
+{
+    return current_job() != nullptr;
+}
+
 void register_kernel(const void *addr, const char *name, int sync)
 {
     (void)name;

@@ -272,6 +272,18 @@ static inline int gpulab_sim_width_or_32(int width = 32)
 #define __threadfence_system() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define __trap() ::gpulab_sim::kernel_trap(cudaErrorLaunchFailure, "__trap() called")
 
+// clock() in a kernel counts cycles of the simulated SM clock, as on a GPU
+// (host code keeps the C library's clock()). <time.h> is included first so
+// its own declaration is not renamed.
+#include <ctime>
+#include <time.h>
+extern "C" clock_t gpulab_sim_clock(void);
+namespace std
+{
+using ::gpulab_sim_clock;
+}
+#define clock() gpulab_sim_clock()
+
 static inline long long clock64(void)
 {
     unsigned int lo, hi;
