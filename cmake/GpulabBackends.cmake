@@ -50,9 +50,12 @@ if(GPULAB_SIM)
       get_filename_component(dir "${src}" DIRECTORY)
       set(out "${CMAKE_CURRENT_BINARY_DIR}/gpulab-sim/${target}/${name}.cpp")
       file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/gpulab-sim/${target}")
+      # Headers it includes with quotes from beside it are rewritten beside
+      # ${out} (found first there); the depfile makes their edits rebuild it.
       add_custom_command(OUTPUT "${out}"
-        COMMAND gpulab-sim-rewrite --traits "${src}" "${out}"
+        COMMAND gpulab-sim-rewrite --traits --headers --depfile "${out}.d" "${src}" "${out}"
         DEPENDS "${src}" gpulab-sim-rewrite
+        DEPFILE "${out}.d"
         COMMENT "Rewriting kernel launches of ${name} for the simulator"
         VERBATIM)
       target_sources(${target} PRIVATE "${out}")

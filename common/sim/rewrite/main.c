@@ -3,7 +3,13 @@
  * ordinary C++ calls for the CPU simulator, and its `extern __shared__`
  * declarations into the simulator's dynamic shared memory (see rewrite.h).
  *
- *   gpulab-sim-rewrite [--traits] IN.cu OUT.cpp     ("-" reads stdin / writes stdout)
+ *   gpulab-sim-rewrite [--traits] [--headers] [--depfile F] IN.cu OUT.cpp
+ *
+ * ("-" reads stdin / writes stdout). With --headers, every header IN includes
+ * with quotes that lies beside it ("kernels.cuh", "sub/x.h") is rewritten too,
+ * into the same place relative to OUT, recursively: the compiler looks for a
+ * quoted include beside the file being compiled first, so it finds those.
+ * --depfile writes a make-style dependency file listing every file read.
  *
  * Exit status: 0 done, 1 malformed launches (each reported as file:line:
  * message on stderr; OUT is not written), 2 bad usage or an unreadable or
@@ -11,19 +17,24 @@
  */
 #include "rewrite.h"
 
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage[] =
-    "usage: gpulab-sim-rewrite [--traits] IN.cu OUT.cpp\n"
+    "usage: gpulab-sim-rewrite [--traits] [--headers] [--depfile FILE] IN.cu OUT.cpp\n"
     "  Rewrites k<<<grid, block[, shmem[, stream]]>>>(args) into\n"
     "  GPULAB_SIM_LAUNCH((k), \"k\", line, \"args\")(grid, block[, ...])(args)\n"
     "  and extern __shared__ T s[]; into\n"
     "  extern __thread T s[] GPULAB_SIM_DYNAMIC_SHARED;\n"
     "  '-' is stdin or stdout.\n"
-    "  --traits  also emit GPULAB_SIM_KERNEL_TRAITS(kernel, 0|1) lines\n";
+    "  --traits   also emit GPULAB_SIM_KERNEL_TRAITS(kernel, 0|1) lines\n"
+    "  --headers  also rewrite the headers IN includes with quotes, beside OUT\n"
+    "  --depfile  write a make-style list of the files read to FILE\n";
 
 /* Reads all of @p f into a malloc'd buffer; returns NULL on a read error or no memory. */
 static char *read_all(FILE *f, size_t *len)
@@ -71,20 +82,134 @@ static int write_output(const char *path, const char *text, size_t len)
     return bad ? -1 : 0;
 }
 
-int main(int argc, char **argv)
+/* Files read so far (for --depfile and to rewrite each header once). */
+typedef struct file_list {
+    char **v;
+    size_t n, cap;
+} file_list;
+
+static int list_has(const file_list *l, const char *path)
 {
-    unsigned flags = 0;
-    int first = 1;
-    if (argc > 1 && strcmp(argv[1], "--traits") == 0) {
-        flags = GPULAB_RW_TRAITS;
-        first = 2;
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], path) == 0)
+            return 1;
+    return 0;
+}
+
+static int list_add(file_list *l, const char *path)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **v = realloc(l->v, cap * sizeof(*v));
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
     }
-    if (argc - first != 2) {
-        fputs(usage, stderr);
+    l->v[l->n] = strdup(path);
+    return l->v[l->n++] ? 0 : -1;
+}
+
+static void list_free(file_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+/* The directory part of path ("." when none), into buf. */
+static void dir_of(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, len, ".");
+    else
+        snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
+/* mkdir -p of the directory that will hold path. */
+static int make_parent_dirs(const char *path)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof(buf), "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return 0;
+}
+
+/* Whether a quoted include name stays below its directory: no absolute
+ * path, no ".." part (its copy must not land outside the output directory). */
+static int stays_below(const char *name)
+{
+    if (name[0] == '/' || strcmp(name, "..") == 0 || strncmp(name, "../", 3) == 0)
+        return 0;
+    return strstr(name, "/../") == NULL &&
+           !(strlen(name) >= 3 && strcmp(name + strlen(name) - 3, "/..") == 0);
+}
+
+static int rewrite_file(const char *in, const char *out, unsigned flags, int headers,
+                        file_list *seen);
+
+/* Rewrites every header src includes with quotes that exists beside in. */
+static int rewrite_includes(const char *src, size_t len, const char *in, const char *out,
+                            unsigned flags, file_list *seen)
+{
+    char in_dir[PATH_MAX], out_dir[PATH_MAX];
+    int status = 0;
+    dir_of(in, in_dir, sizeof(in_dir));
+    dir_of(out, out_dir, sizeof(out_dir));
+    for (size_t i = 0; i < len;) {
+        size_t end = i;
+        while (end < len && src[end] != '\n')
+            end++;
+        const char *p = src + i, *e = src + end;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p < e && *p == '#') {
+            p++;
+            while (p < e && (*p == ' ' || *p == '\t'))
+                p++;
+            if (e - p > 7 && strncmp(p, "include", 7) == 0) {
+                p += 7;
+                while (p < e && (*p == ' ' || *p == '\t'))
+                    p++;
+                const char *close =
+                    p < e && *p == '"' ? memchr(p + 1, '"', (size_t)(e - p - 1)) : NULL;
+                if (close) {
+                    char name[PATH_MAX], hin[2 * PATH_MAX + 2], hout[2 * PATH_MAX + 2];
+                    struct stat st;
+                    snprintf(name, sizeof(name), "%.*s", (int)(close - p - 1), p + 1);
+                    int a = snprintf(hin, sizeof(hin), "%s/%s", in_dir, name);
+                    int b = snprintf(hout, sizeof(hout), "%s/%s", out_dir, name);
+                    if (a > 0 && (size_t)a < PATH_MAX && b > 0 && (size_t)b < PATH_MAX &&
+                        stays_below(name) && stat(hin, &st) == 0 && S_ISREG(st.st_mode) &&
+                        !list_has(seen, hin)) {
+                        int rc = rewrite_file(hin, hout, flags, 1, seen);
+                        status = rc > status ? rc : status;
+                    }
+                }
+            }
+        }
+        i = end + 1;
+    }
+    return status;
+}
+
+/* Rewrites in into out (and, with headers, what in includes); 0, 1 or 2 as main. */
+static int rewrite_file(const char *in, const char *out, unsigned flags, int headers,
+                        file_list *seen)
+{
+    size_t len;
+    if (strcmp(in, "-") != 0 && list_add(seen, in) != 0) {
+        fputs("gpulab-sim-rewrite: out of memory\n", stderr);
         return 2;
     }
-    const char *in = argv[first], *out = argv[first + 1];
-    size_t len;
     char *src = read_input(in, &len);
     if (!src) {
         fprintf(stderr, "gpulab-sim-rewrite: cannot read %s: %s\n", in, strerror(errno));
@@ -92,8 +217,8 @@ int main(int argc, char **argv)
     }
     gpulab_rw_result res;
     int rc = gpulab_rw_rewrite(src, len, strcmp(in, "-") == 0 ? "<stdin>" : in, flags, &res);
-    free(src);
     if (rc == GPULAB_RW_ENOMEM) {
+        free(src);
         fputs("gpulab-sim-rewrite: out of memory\n", stderr);
         return 2;
     }
@@ -101,10 +226,56 @@ int main(int argc, char **argv)
     if (rc > 0) {
         fputs(res.errors, stderr);
         status = 1;
-    } else if (write_output(out, res.text, res.len) != 0) {
+    } else if ((strcmp(out, "-") != 0 && make_parent_dirs(out) != 0) ||
+               write_output(out, res.text, res.len) != 0) {
         fprintf(stderr, "gpulab-sim-rewrite: cannot write %s: %s\n", out, strerror(errno));
         status = 2;
     }
     gpulab_rw_result_free(&res);
+    if (status == 0 && headers && strcmp(in, "-") != 0 && strcmp(out, "-") != 0)
+        status = rewrite_includes(src, len, in, out, flags, seen);
+    free(src);
+    return status;
+}
+
+static int write_depfile(const char *path, const char *out, const file_list *seen)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "%s:", out);
+    for (size_t i = 0; i < seen->n; i++)
+        fprintf(f, " \\\n  %s", seen->v[i]);
+    fputc('\n', f);
+    return fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    unsigned flags = 0;
+    int headers = 0, i = 1;
+    const char *depfile = NULL;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        if (strcmp(argv[i], "--traits") == 0)
+            flags |= GPULAB_RW_TRAITS;
+        else if (strcmp(argv[i], "--headers") == 0)
+            headers = 1;
+        else if (strcmp(argv[i], "--depfile") == 0 && i + 1 < argc)
+            depfile = argv[++i];
+        else
+            break;
+    }
+    if (argc - i != 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    const char *in = argv[i], *out = argv[i + 1];
+    file_list seen = { 0 };
+    int status = rewrite_file(in, out, flags, headers, &seen);
+    if (status == 0 && depfile && write_depfile(depfile, out, &seen) != 0) {
+        fprintf(stderr, "gpulab-sim-rewrite: cannot write %s: %s\n", depfile, strerror(errno));
+        status = 2;
+    }
+    list_free(&seen);
     return status;
 }

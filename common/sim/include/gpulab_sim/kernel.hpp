@@ -211,12 +211,13 @@ struct kernel_registrar {
         },                                                                                         \
         NAME, __FILE__, LINE, ARGS)
 
-// One per kernel defined in a .cu file, after its text; each on its own line.
+// One per kernel defined in a .cu file or a header rewritten with it (a
+// unique variable per use in the translation unit).
 #define GPULAB_SIM_CAT2(a, b) a##b
 #define GPULAB_SIM_CAT(a, b) GPULAB_SIM_CAT2(a, b)
 #define GPULAB_SIM_KERNEL_TRAITS(K, SYNC)                                                          \
-    static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_,                       \
-                                                         __LINE__)((const void *)&K, #K, SYNC)
+    static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_, __COUNTER__)(         \
+        (const void *)&K, #K, SYNC)
 
 // `extern __shared__ T s[];` becomes `extern __thread T s[] GPULAB_SIM_DYNAMIC_SHARED;`:
 // every such array is the same per-worker buffer, as every one is the same

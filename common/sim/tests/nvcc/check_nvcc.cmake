@@ -46,12 +46,19 @@ if(NOT out MATCHES "${want}")
   message(FATAL_ERROR "the separately compiled program printed:\n${out}")
 endif()
 
-# 3. What it cannot do: a one-line error each.
+# 3. Kernels, extern __shared__ and launches in a quoted header.
+run_ok("a kernel in a header" "${NVCC}" -o "${WORKDIR}/hdr" header_kernels.cu)
+run_ok("the header program" "${WORKDIR}/hdr")
+if(NOT out MATCHES "header-kernels 63 0 cudaSuccess")
+  message(FATAL_ERROR "the header program printed:\n${out}")
+endif()
+
+# 4. What it cannot do: a one-line error each.
 run_fails("an unknown option" "gpulab-nvcc: unknown option --frobnicate" "${NVCC}" --frobnicate main.cu)
 run_fails("a library the simulator lacks" "curand is not part of the simulator" "${NVCC}"
           -I inc -DSCALE=3 main.cu util.cu helper.c extra.cpp -lcurand)
 run_fails("a missing file" "gpulab-nvcc: nope.cu: no such file" "${NVCC}" nope.cu)
 run_fails("PTX output" "-ptx is not supported" "${NVCC}" -ptx util.cu)
-# 4. Compiler errors point at the student's file and line.
+# 5. Compiler errors point at the student's file and line.
 run_fails("a compile error" "broken.cu:5" "${NVCC}" -c broken.cu -o "${WORKDIR}/broken.o")
 message(STATUS "gpulab-nvcc: all checks passed")
