@@ -73,8 +73,8 @@ struct sim_thread {
     int line; // where it waits (barrier or warp function)
     const char *file;
     uint3 tid;
-    int pred; // __syncthreads_count's predicate
-    int result_count;
+    unsigned gen; // the barrier generation it arrived in
+    int pred;     // __syncthreads_count's predicate
     // Warp functions.
     warp_op op;
     unsigned mask;
@@ -97,9 +97,12 @@ struct worker_state {
     size_t exited = 0;
     size_t at_barrier = 0;
     int barrier_count = 0;              // sum of __syncthreads_count predicates
+    unsigned barrier_gen = 0;           // barriers released so far
+    int barrier_result = 0;             // __syncthreads_count of the last one released
     const char *barrier_file = nullptr; // the barrier the first arrival waits at
     int barrier_line = 0;
     bool barrier_divergent = false;     // an arrival waits at another barrier
+    size_t parked = 0;                  // fibers 0..parked-1 wait, parked, for their next thread
     std::vector<unsigned> warp_waiting; // per warp: lanes at a warp function
     std::vector<unsigned> warp_exited;  // per warp: lanes that have exited
     fiber_context scheduler;
@@ -226,6 +229,7 @@ void prepare_worker()
     ss.ss_size = w->altstack.size();
     sigaltstack(&ss, nullptr);
     w->stacks.reset(new stack_pool(stack_size_setting()));
+    w->threads.resize(1024); // never resized: parked fibers point into it
     worker_tls = w;
 }
 
@@ -247,6 +251,12 @@ void report_fault(job *j)
 // ---------------------------------------------------------------------------
 // Blocks as fibers.
 
+// Whether a thread can run: runnable, or waiting at a barrier since released.
+inline bool can_run(const worker_state &w, const sim_thread &t)
+{
+    return t.state == RUNNABLE || (t.state == AT_BARRIER && t.gen != w.barrier_gen);
+}
+
 // Switches from the running fiber (saved in *from) to the next runnable one,
 // searching round-robin from index `start`; to the scheduler when none is.
 __attribute__((noinline)) void run_next_search(fiber_context *from, size_t start)
@@ -256,7 +266,8 @@ __attribute__((noinline)) void run_next_search(fiber_context *from, size_t start
     for (size_t k = 0; k < n; k++) {
         size_t i = start + k < n ? start + k : start + k - n;
         sim_thread &t = w.threads[i];
-        if (t.state == RUNNABLE) {
+        if (can_run(w, t)) {
+            t.state = RUNNABLE;
             w.running = i;
             threadIdx = t.tid;
             fiber_switch(from, &t.ctx);
@@ -269,8 +280,9 @@ __attribute__((noinline)) void run_next_search(fiber_context *from, size_t start
 inline __attribute__((always_inline)) void run_next(fiber_context *from, size_t start)
 {
     worker_state *w = worker_tls;
-    if (start < w->n && w->threads[start].state == RUNNABLE) { // the usual case
+    if (start < w->n && can_run(*w, w->threads[start])) { // the usual case
         sim_thread *t = &w->threads[start];
+        t->state = RUNNABLE;
         w->running = start;
         threadIdx = t->tid;
         fiber_switch(from, &t->ctx);
@@ -355,15 +367,18 @@ unsigned try_resolve_warp(size_t warp, int lane)
 bool release_barrier()
 {
     worker_state &w = self();
-    if (w.barrier_divergent)
-        return false;
     sim_thread *t = w.threads.data();
-    for (size_t i = 0; i < w.n; i++) {
-        if (t[i].state == AT_BARRIER) {
-            t[i].state = RUNNABLE;
-            t[i].result_count = w.barrier_count;
-        }
+    if (w.barrier_divergent) { // the same barrier may come with another file pointer
+        for (size_t i = 0; i < w.n; i++)
+            if (t[i].state == AT_BARRIER &&
+                (t[i].line != w.barrier_line || strcmp(t[i].file, w.barrier_file) != 0))
+                return false;
+        w.barrier_divergent = false;
     }
+    // Releasing is one increment: a thread that waits at a barrier of an older
+    // generation is runnable (see can_run).
+    w.barrier_result = w.barrier_count;
+    w.barrier_gen++;
     w.at_barrier = 0;
     w.barrier_count = 0;
     return true;
@@ -384,17 +399,20 @@ void after_exit(size_t i)
         release_barrier();
 }
 
+// A fiber runs one simulated thread after another: when its thread exits it
+// parks, and the next block that has a thread of its index resumes it.
 void fiber_main(void *arg)
 {
     sim_thread *t = static_cast<sim_thread *>(arg);
-    worker_state &w = self();
-    w.current->req.ops->run_thread(w.current->req.task);
-    t->state = EXITED;
-    w.exited++;
-    size_t me = w.running;
-    after_exit(me);
-    fiber_context dead;
-    run_next(&dead, me + 1 < w.n ? me + 1 : 0);
+    for (;;) {
+        worker_state &w = self();
+        w.current->req.ops->run_thread(w.current->req.task);
+        t->state = EXITED;
+        w.exited++;
+        size_t me = w.running;
+        after_exit(me);
+        run_next(&t->ctx, me + 1 < w.n ? me + 1 : 0);
+    }
 }
 
 void report_deadlock(job *j);
@@ -403,7 +421,6 @@ void run_block_fibers(job *j)
 {
     worker_state &w = self();
     const size_t n = (size_t)blockDim.x * blockDim.y * blockDim.z;
-    w.threads.resize(n);
     w.warp_waiting.assign((n + 31) / 32, 0u);
     w.warp_exited.assign((n + 31) / 32, 0u);
     w.n = n;
@@ -417,19 +434,26 @@ void run_block_fibers(job *j)
         t.tid.y = (unsigned)(i / blockDim.x % blockDim.y);
         t.tid.z = (unsigned)(i / ((size_t)blockDim.x * blockDim.y));
         t.state = RUNNABLE;
+        if (i < w.parked)
+            continue; // resumes where it parked, ready for its next thread
         void *stack = w.stacks->stack(i);
         if (!stack) {
             report("cannot allocate a stack for simulated thread %zu", i);
             set_error(j, cudaErrorLaunchOutOfResources);
+            w.parked = 0;
             return;
         }
         // Stack tops 4 KiB apart would share cache sets: offset each one.
         size_t color = i * 208 % 4096;
         fiber_prepare(&t.ctx, stack, w.stacks->stack_size() - color, fiber_main, &t);
     }
+    size_t before = w.parked;
+    w.parked = 0;              // until the block ends well, its fibers may stop anywhere
     run_next(&w.scheduler, 0); // returns when no thread can run
     if (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.exited < n)
         report_deadlock(j);
+    if (j->error.load(std::memory_order_relaxed) == cudaSuccess)
+        w.parked = n > before ? n : before; // all exited: parked at the top of their loop
 }
 
 // No thread can run and some have not exited: they wait at different
@@ -739,6 +763,7 @@ inline __attribute__((always_inline)) int barrier(int pred, const char *file, in
     size_t me = w->running;
     sim_thread *t = &w->threads[me];
     t->state = AT_BARRIER;
+    t->gen = w->barrier_gen;
     t->file = file;
     t->line = line;
     if (w->at_barrier == 0) {
@@ -758,7 +783,7 @@ inline __attribute__((always_inline)) int barrier(int pred, const char *file, in
         next = 0;
     }
     run_next(&t->ctx, next < w->n ? next : 0);
-    return t->result_count;
+    return w->barrier_result;
 }
 
 } // namespace
@@ -770,12 +795,6 @@ __attribute__((noinline)) void syncthreads_slow(const char *file, int line)
 {
     if (!single_thread_loop())
         barrier(0, file, line, "__syncthreads()");
-}
-
-__attribute__((noinline)) void note_other_barrier(worker_state *w, const char *file, int line)
-{
-    if (line != w->barrier_line || strcmp(file, w->barrier_file) != 0)
-        w->barrier_divergent = true;
 }
 
 // The last thread arrived: release everyone and go on from thread 0, or let
@@ -790,40 +809,38 @@ __attribute__((noinline)) void barrier_complete(worker_state *w, sim_thread *t)
 
 } // namespace
 
-// The hot path of every barrier. It ends in a tail call of the context switch,
-// so a thread that waits costs a few stores and one switch.
+// The hot path of every barrier. Every way out is a tail call, so it needs no
+// saved registers: a thread that waits costs a few stores and one switch.
 void syncthreads(const char *file, int line)
 {
     worker_state *w = worker_tls;
-    if (__builtin_expect(!w || !w->current || !w->fibers, 0)) {
-        syncthreads_slow(file, line);
-        return;
-    }
+    if (__builtin_expect(!w || !w->current || !w->fibers, 0))
+        return syncthreads_slow(file, line);
     size_t me = w->running, n = w->n;
     sim_thread *threads = w->threads.data();
     sim_thread *t = &threads[me];
     t->state = AT_BARRIER;
+    t->gen = w->barrier_gen;
     t->file = file;
     t->line = line;
     if (w->at_barrier == 0) {
         w->barrier_file = file;
         w->barrier_line = line;
-    } else if (__builtin_expect(line != w->barrier_line || file != w->barrier_file, 0)) {
-        note_other_barrier(w, file, line);
+    } else {
+        // Maybe another barrier; release_barrier compares the names to be sure.
+        w->barrier_divergent |= (line != w->barrier_line) | (file != w->barrier_file);
     }
-    if (++w->at_barrier + w->exited == n) {
-        barrier_complete(w, t);
-        return;
-    }
+    if (++w->at_barrier + w->exited == n)
+        return barrier_complete(w, t);
     size_t next = me + 1;
-    if (next < n && threads[next].state == RUNNABLE) {
+    if (next < n && can_run(*w, threads[next])) {
         sim_thread *nt = &threads[next];
+        nt->state = RUNNABLE;
         w->running = next;
         threadIdx = nt->tid;
-        fiber_switch(&t->ctx, &nt->ctx);
-        return;
+        return fiber_switch(&t->ctx, &nt->ctx);
     }
-    run_next_search(&t->ctx, next < n ? next : 0);
+    return run_next_search(&t->ctx, next < n ? next : 0);
 }
 
 int syncthreads_count(int pred, const char *file, int line)
