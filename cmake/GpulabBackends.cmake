@@ -27,6 +27,7 @@ if(GPULAB_HAVE_CUDA)
 endif()
 
 option(GPULAB_SIM "Build the sim backend (the CPU simulator)" ON)
+option(GPULAB_SIM_CHECK_TWINS "Build each sim program's check twin (<program>.check)" ON)
 if(GPULAB_SIM)
   list(APPEND GPULAB_BACKENDS sim)
   add_library(gpulab_backend_sim INTERFACE)
@@ -64,3 +65,35 @@ if(GPULAB_SIM)
     endforeach()
   endfunction()
 endif()
+
+# gpulab_sim_check_twin(<target>)
+#
+# The check twin of a sim program: the same sources and settings, with its C++
+# (the rewritten .cu files) compiled with -fsanitize=thread, so that every
+# load and store of kernel code calls the simulator's own __tsan_* hooks (the
+# TSan runtime is never linked). The plain program runs its twin when
+# GPULAB_SIM_CHECK is set: one build serves both, and the plain program pays
+# nothing for the checks. Call it after the target is fully configured.
+function(gpulab_sim_check_twin target)
+  if(NOT GPULAB_SIM_CHECK_TWINS)
+    return()
+  endif()
+  set(twin "${target}.check")
+  get_target_property(srcs ${target} SOURCES)
+  add_executable(${twin} ${srcs})
+  foreach(prop INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES
+               RUNTIME_OUTPUT_DIRECTORY)
+    get_target_property(value ${target} ${prop})
+    if(value)
+      set_property(TARGET ${twin} PROPERTY ${prop} "${value}")
+    endif()
+  endforeach()
+  get_target_property(out_name ${target} OUTPUT_NAME)
+  if(NOT out_name)
+    set(out_name ${target})
+  endif()
+  set_target_properties(${twin} PROPERTIES OUTPUT_NAME "${out_name}.check")
+  target_compile_options(${twin} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -g>)
+  add_dependencies(${target} ${twin})
+endfunction()

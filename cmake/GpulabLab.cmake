@@ -68,6 +68,9 @@ function(gpulab_add_lab name)
       target_compile_definitions(${target} PRIVATE
         GPULAB_LAB_NAME="${name}" GPULAB_VARIANT="${variant}")
       gpulab_target_warnings(${target})
+      if(backend STREQUAL "sim")
+        gpulab_sim_check_twin(${target})
+      endif()
 
       if(arg_DEMO_TEST AND (variant STREQUAL "solution" OR arg_STUDENT_DEMO_FAILS))
         add_test(NAME ${target}-demo COMMAND ${target})

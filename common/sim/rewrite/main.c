@@ -71,17 +71,6 @@ static char *read_input(const char *path, size_t *len)
     return buf;
 }
 
-static int write_output(const char *path, const char *text, size_t len)
-{
-    int to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "wb");
-    if (!f)
-        return -1;
-    int bad = fwrite(text, 1, len, f) != len;
-    bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
-    return bad ? -1 : 0;
-}
-
 /* Files read so far (for --depfile and to rewrite each header once). */
 typedef struct file_list {
     char **v;
@@ -201,6 +190,54 @@ static int rewrite_includes(const char *src, size_t len, const char *in, const c
     return status;
 }
 
+/* Whether the line [p, e) is an #include directive. */
+static int is_include_line(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == e || *p != '#')
+        return 0;
+    p++;
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    return e - p >= 7 && strncmp(p, "include", 7) == 0;
+}
+
+/* Writes text to out with a `#line N "file"` after each #include line: the
+ * compiler goes back to the real file's name after an included file, and the
+ * reports of the simulator's check mode must name the .cu file. Output line
+ * k (k >= 2) is line k - 1 of the source. */
+static int write_with_line_marks(const char *out, const char *text, size_t len, const char *file)
+{
+    char esc[2 * PATH_MAX + 2];
+    size_t j = 0;
+    for (const char *c = file; *c && j + 2 < sizeof(esc); c++) {
+        if (*c == '"' || *c == '\\')
+            esc[j++] = '\\';
+        esc[j++] = *c;
+    }
+    esc[j] = '\0';
+    FILE *f = strcmp(out, "-") == 0 ? stdout : fopen(out, "wb");
+    if (!f)
+        return -1;
+    size_t line = 0;
+    int bad = 0;
+    for (size_t i = 0; i < len;) {
+        size_t end = i;
+        while (end < len && text[end] != '\n')
+            end++;
+        line++;
+        bad |= fwrite(text + i, 1, end - i, f) != end - i;
+        if (end < len)
+            bad |= fputc('\n', f) == EOF;
+        if (line >= 2 && end < len && is_include_line(text + i, text + end))
+            fprintf(f, "#line %zu \"%s\"\n", line, esc); /* next source line is `line` */
+        i = end + 1;
+    }
+    bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
+    return bad ? -1 : 0;
+}
+
 /* Rewrites in into out (and, with headers, what in includes); 0, 1 or 2 as main. */
 static int rewrite_file(const char *in, const char *out, unsigned flags, int headers,
                         file_list *seen)
@@ -227,7 +264,8 @@ static int rewrite_file(const char *in, const char *out, unsigned flags, int hea
         fputs(res.errors, stderr);
         status = 1;
     } else if ((strcmp(out, "-") != 0 && make_parent_dirs(out) != 0) ||
-               write_output(out, res.text, res.len) != 0) {
+               write_with_line_marks(out, res.text, res.len,
+                                     strcmp(in, "-") == 0 ? "<stdin>" : in) != 0) {
         fprintf(stderr, "gpulab-sim-rewrite: cannot write %s: %s\n", out, strerror(errno));
         status = 2;
     }

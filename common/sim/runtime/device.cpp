@@ -128,12 +128,12 @@ bool peer_enabled(int from, int to)
     return peer_access[from][to];
 }
 
-cudaError_t enter(int *d)
+cudaError_t enter(int *d, const char *api)
 {
     *d = this_thread_device;
     if (device_count() == 0)
-        return record(cudaErrorNoDevice);
-    return record(sticky(*d));
+        return record(cudaErrorNoDevice, api);
+    return record(sticky(*d), api);
 }
 
 } // namespace gpulab_sim

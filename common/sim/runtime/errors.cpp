@@ -1,5 +1,6 @@
 // errors.cpp — error codes, names and strings; per-thread last error; the
 // sticky errors of devices; reports on stderr; unsupported calls.
+#include "check.hpp"
 #include "internal.hpp"
 
 #include <atomic>
@@ -110,10 +111,20 @@ std::mutex report_mutex;
 
 } // namespace
 
-cudaError_t record(cudaError_t e)
+cudaError_t record(cudaError_t e, const char *api)
 {
-    if (e != cudaSuccess)
-        last_error = e;
+    if (e == cudaSuccess)
+        return e;
+    last_error = e;
+    if ((check_tools() & CHECK_MEM) && e != cudaErrorNotReady) {
+        static std::mutex m;
+        static std::set<std::string> said;
+        std::lock_guard<std::mutex> lock(m);
+        check_count_error();
+        if (said.insert(std::string(api) + cudaGetErrorName(e)).second)
+            check_line("Program hit %s (error %d) due to \"%s\" on CUDA API call to %s.",
+                       cudaGetErrorName(e), (int)e, cudaGetErrorString(e), api);
+    }
     return e;
 }
 

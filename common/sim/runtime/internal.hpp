@@ -17,7 +17,9 @@ namespace gpulab_sim
 // Errors (errors.cpp)
 
 // Records e as this host thread's last error when it is not cudaSuccess; returns e.
-cudaError_t record(cudaError_t e);
+// Under memcheck, an error is also reported as compute-sanitizer reports a
+// failed API call, naming `api` (by default the function calling record).
+cudaError_t record(cudaError_t e, const char *api = __builtin_FUNCTION());
 // The sticky error of device d (cudaSuccess when none).
 cudaError_t sticky(int d);
 // Makes e the sticky error of device d: every later call on it fails with e
@@ -42,7 +44,7 @@ bool valid_device(int d);
 bool peer_enabled(int from, int to); // may device `from` access memory of `to`?
 // Common entry of API calls that work on the current device: returns the
 // sticky error (recorded) or cudaSuccess; *d receives the current device.
-cudaError_t enter(int *d);
+cudaError_t enter(int *d, const char *api = __builtin_FUNCTION());
 
 // ---------------------------------------------------------------------------
 // Memory (memory.cpp)

@@ -1,6 +1,7 @@
 // launch.cpp — running kernels: launch checks, the worker pool, blocks as
 // plain loops or as fibers, barriers, warp functions, and kernels that stop
 // (a failed assert, __trap, a fault, a divergent barrier).
+#include "check.hpp"
 #include "fiber.hpp"
 #include "internal.hpp"
 
@@ -56,6 +57,7 @@ struct job {
     uint64_t total_blocks = 0;
     std::atomic<uint64_t> next_block{ 0 };
     std::atomic<int> error{ cudaSuccess };
+    std::atomic<bool> check_failed{ false }; // the check mode stopped a thread
     std::mutex report_mutex;
     ~job()
     {
@@ -103,6 +105,7 @@ struct worker_state {
     int barrier_line = 0;
     bool barrier_divergent = false;     // an arrival waits at another barrier
     size_t parked = 0;                  // fibers 0..parked-1 wait, parked, for their next thread
+    bool fiber_lost = false;            // a fiber of this block was stopped mid-kernel
     std::vector<unsigned> warp_waiting; // per warp: lanes at a warp function
     std::vector<unsigned> warp_exited;  // per warp: lanes that have exited
     fiber_context scheduler;
@@ -345,6 +348,9 @@ unsigned try_resolve_warp(size_t warp, int lane)
         case BALLOT:
             x.result = ballot;
             break;
+        case SYNCWARP:
+            x.result = 0;
+            break;
         case ANY:
             x.result = ballot != 0;
             break;
@@ -358,6 +364,8 @@ unsigned try_resolve_warp(size_t warp, int lane)
     }
     for (unsigned g = group; g; g &= g - 1)
         t[__builtin_ctz(g)].state = RUNNABLE;
+    if (t[lane].op == SYNCWARP)
+        check_barrier(); // __syncwarp orders the memory accesses of its lanes
     w.warp_waiting[warp] &= ~group;
     return group;
 }
@@ -379,6 +387,7 @@ bool release_barrier()
     // generation is runnable (see can_run).
     w.barrier_result = w.barrier_count;
     w.barrier_gen++;
+    check_barrier();
     w.at_barrier = 0;
     w.barrier_count = 0;
     return true;
@@ -428,6 +437,7 @@ void run_block_fibers(job *j)
     w.at_barrier = 0;
     w.barrier_count = 0;
     w.barrier_divergent = false;
+    check_begin_block();
     for (size_t i = 0; i < n; i++) {
         sim_thread &t = w.threads[i];
         t.tid.x = (unsigned)(i % blockDim.x);
@@ -452,8 +462,9 @@ void run_block_fibers(job *j)
     run_next(&w.scheduler, 0); // returns when no thread can run
     if (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.exited < n)
         report_deadlock(j);
-    if (j->error.load(std::memory_order_relaxed) == cudaSuccess)
+    if (j->error.load(std::memory_order_relaxed) == cudaSuccess && !w.fiber_lost)
         w.parked = n > before ? n : before; // all exited: parked at the top of their loop
+    w.fiber_lost = false;
 }
 
 // No thread can run and some have not exited: they wait at different
@@ -477,6 +488,13 @@ void report_deadlock(job *j)
     std::string list;
     for (auto &kv : places)
         list += "\n    " + std::to_string(kv.second) + " thread(s) wait in " + kv.first;
+    if (check_tools() & CHECK_SYNC) {
+        check_count_error();
+        check_line("Barrier error detected. Divergent thread(s) in block");
+        check_line("    at %s in block %s", j->req.kernel_name, b);
+        for (auto &kv : places)
+            check_line("    %d thread(s) wait in %s", kv.second, kv.first.c_str());
+    }
     report("Barrier error detected. Divergent thread(s) in block %s of %s: the threads of the "
            "block wait at different barriers, so none can ever be released:%s\n    (threads that "
            "have exited count as arrived). The kernel stops with cudaErrorSynchronizationError",
@@ -525,6 +543,8 @@ void work_on(job *j)
 {
     prepare_worker();
     self().current = j;
+    check_enter_kernel(
+        check_kernel_info{ j->req.kernel_name, j->req.shmem, j->req.task, j->req.ops->task_size });
     blockDim = j->req.block;
     gridDim = j->req.grid;
     for (;;) {
@@ -535,6 +555,7 @@ void work_on(job *j)
             break;
         run_one_block(j, b);
     }
+    check_leave_kernel();
     self().current = nullptr;
 }
 
@@ -603,6 +624,8 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
         p.finished.wait(lock, [&p] { return p.busy == 0; });
         p.current = nullptr;
     }
+    if (j->check_failed.load() && j->error.load() == cudaSuccess)
+        return cudaErrorLaunchFailure; // as a kernel stopped by compute-sanitizer's memcheck
     return (cudaError_t)j->error.load();
 }
 
@@ -656,6 +679,29 @@ std::string check_pointer(const launch_request &r, int d, int i)
 
 } // namespace
 
+size_t check_thread_index()
+{
+    return worker_tls && worker_tls->fibers ? worker_tls->running : 0;
+}
+
+void check_stop_thread()
+{
+    worker_state &w = self();
+    w.current->check_failed.store(true);
+    if (!w.fibers)
+        abort_block(cudaErrorLaunchFailure);
+    // Leave this thread for good; the others of the block go on.
+    sim_thread &t = w.threads[w.running];
+    t.state = EXITED;
+    w.exited++;
+    size_t me = w.running;
+    after_exit(me);
+    w.fiber_lost = true; // this fiber stopped mid-kernel: it cannot be reused
+    fiber_context dead;
+    run_next(&dead, me + 1 < w.n ? me + 1 : 0);
+    abort(); // never resumed
+}
+
 bool in_kernel()
 {
     return current_job() != nullptr;
@@ -690,20 +736,21 @@ void submit_launch(const launch_request &r)
     j->req.is_pointer = nullptr;
     int d;
     if (!stream_device(r.stream, &d)) {
-        record(cudaErrorInvalidResourceHandle);
+        record(cudaErrorInvalidResourceHandle, "cudaLaunchKernel");
         return;
     }
     if (sticky(d) != cudaSuccess) {
-        record(sticky(d));
+        record(sticky(d), "cudaLaunchKernel");
         return;
     }
     cudaError_t e = check_config(r, d);
     if (e != cudaSuccess) {
-        record(e);
+        record(e, "cudaLaunchKernel");
         return;
     }
     int sync = kernel_sync(r.kernel_addr);
-    j->sync = sync != 0;
+    // In check mode every kernel runs as fibers, so one thread can be stopped.
+    j->sync = sync != 0 || check_tools() != 0;
     j->total_blocks = (uint64_t)r.grid.x * r.grid.y * r.grid.z;
     std::string bad;
     for (int i = 0; i < r.n_args && bad.empty(); i++) {
@@ -864,6 +911,11 @@ unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long v
                 m |= 1u << l;
         return m;
     }
+    if (check_tools() & CHECK_SYNC) {
+        unsigned present = lanes_in_warp(w.n, warp) & ~w.warp_exited[warp];
+        if (!(mask & (1u << lane)) || (mask & ~present))
+            check_warp_mask(mask, present, file, line);
+    }
     t->state = AT_WARP;
     t->op = op;
     t->mask = mask | (1u << lane);
@@ -882,7 +934,7 @@ unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long v
 
 void syncwarp(unsigned mask, const char *file, int line)
 {
-    warp_exchange(BALLOT, mask, 0, 0, 32, file, line);
+    warp_exchange(SYNCWARP, mask, 0, 0, 32, file, line);
 }
 
 void kernel_trap(cudaError_t why, const char *message)

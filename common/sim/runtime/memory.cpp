@@ -5,6 +5,7 @@
 // Fresh and freed device memory is filled with 0xff bytes, so a float read
 // before it was written is NaN and an int is -1: reading uninitialized device
 // memory shows up in results instead of passing by luck.
+#include "check.hpp"
 #include "internal.hpp"
 
 #include <sys/mman.h>
@@ -68,6 +69,7 @@ arena *arena_for(int d)
     a.base = (uintptr_t)p;
     a.size = size;
     a.free_blocks[a.base] = size;
+    check_arena(d, a.base, a.size);
     return &a;
 }
 
@@ -120,14 +122,14 @@ const allocation *lookup(uintptr_t p)
     return p < al.base + (al.size ? al.size : 1) ? &al : nullptr;
 }
 
-cudaError_t device_alloc(void **out, size_t size, bool managed)
+cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api)
 {
     int d;
-    cudaError_t e = enter(&d);
+    cudaError_t e = enter(&d, api);
     if (e != cudaSuccess)
         return e;
     if (!out)
-        return record(cudaErrorInvalidValue);
+        return record(cudaErrorInvalidValue, api);
     if (size == 0) {
         *out = nullptr;
         return cudaSuccess;
@@ -137,7 +139,7 @@ cudaError_t device_alloc(void **out, size_t size, bool managed)
     arena *a = arena_for(d);
     uintptr_t p = a ? take_block(*a, need) : 0;
     if (!p)
-        return record(cudaErrorMemoryAllocation);
+        return record(cudaErrorMemoryAllocation, api);
     a->used += need;
     allocation al;
     al.base = p;
@@ -146,6 +148,7 @@ cudaError_t device_alloc(void **out, size_t size, bool managed)
     al.managed = managed;
     live[p] = al;
     memset((void *)p, managed ? 0 : poison, size);
+    check_alloc(p, size, d, managed, api);
     *out = (void *)p;
     return cudaSuccess;
 }
@@ -156,6 +159,7 @@ void release(const allocation &al)
     arena &a = arenas[al.device];
     size_t len = round_up(al.size, alignment) + redzone;
     memset((void *)al.base, poison, al.size);
+    check_free(al.base, al.size);
     a.used -= len;
     give_block(a, al.base, len);
     live.erase(al.base);
@@ -275,46 +279,48 @@ cudaError_t copy(void *dst, const void *src, size_t n, cudaMemcpyKind kind, cuda
                  bool wait, const char *call)
 {
     int d;
-    cudaError_t e = enter(&d);
+    cudaError_t e = enter(&d, call);
     if (e != cudaSuccess)
         return e;
     e = check_copy(dst, n, src, n, kind, call);
     if (e != cudaSuccess || n == 0)
-        return record(e);
+        return record(e, call);
     e = enqueue(s, call, [dst, src, n]() {
         memmove(dst, src, n);
+        check_mark_init(dst, n);
         return cudaSuccess;
     });
     if (e == cudaSuccess && wait)
         e = stream_sync(s);
-    return record(e);
+    return record(e, call);
 }
 
 cudaError_t set(void *p, int value, size_t n, cudaStream_t s, bool wait, const char *call)
 {
     int d;
     span sp;
-    cudaError_t e = enter(&d);
+    cudaError_t e = enter(&d, call);
     if (e != cudaSuccess)
         return e;
     if (n == 0)
         return cudaSuccess;
     if (!p)
-        return record(cudaErrorInvalidValue);
+        return record(cudaErrorInvalidValue, call);
     e = classify(p, n, &sp, "destination", call);
     if (e == cudaSuccess && sp.kind != where::device) {
         report("%s: %p is not device memory", call, p);
         e = cudaErrorInvalidValue;
     }
     if (e != cudaSuccess)
-        return record(e);
+        return record(e, call);
     e = enqueue(s, call, [p, value, n]() {
         memset(p, value, n);
+        check_mark_init(p, n);
         return cudaSuccess;
     });
     if (e == cudaSuccess && wait)
         e = stream_sync(s);
-    return record(e);
+    return record(e, call);
 }
 
 } // namespace
@@ -403,14 +409,14 @@ extern "C" {
 
 cudaError_t cudaMalloc(void **p, size_t size)
 {
-    return device_alloc(p, size, false);
+    return device_alloc(p, size, false, "cudaMalloc");
 }
 
 cudaError_t cudaMallocManaged(void **p, size_t size, unsigned int flags)
 {
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
         return record(cudaErrorInvalidValue);
-    return device_alloc(p, size, true);
+    return device_alloc(p, size, true, "cudaMallocManaged");
 }
 
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
@@ -418,7 +424,7 @@ cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height
     if (!pitch)
         return record(cudaErrorInvalidValue);
     *pitch = round_up(width ? width : 1, 512);
-    return device_alloc(p, *pitch * height, false);
+    return device_alloc(p, *pitch * height, false, "cudaMallocPitch");
 }
 
 cudaError_t cudaFree(void *p)
@@ -525,25 +531,27 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spi
                            size_t height, cudaMemcpyKind kind, cudaStream_t s, bool wait)
 {
     int d;
-    cudaError_t e = enter(&d);
+    cudaError_t e = enter(&d, "cudaMemcpy2D");
     if (e != cudaSuccess)
         return e;
     if (width > dpitch || width > spitch)
-        return record(cudaErrorInvalidPitchValue);
+        return record(cudaErrorInvalidPitchValue, "cudaMemcpy2D");
     if (width == 0 || height == 0)
         return cudaSuccess;
     e = check_copy(dst, dpitch * (height - 1) + width, src, spitch * (height - 1) + width, kind,
                    "cudaMemcpy2D");
     if (e != cudaSuccess)
-        return record(e);
+        return record(e, "cudaMemcpy2D");
     e = enqueue(s, "cudaMemcpy2D", [=]() {
-        for (size_t r = 0; r < height; r++)
+        for (size_t r = 0; r < height; r++) {
             memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+            check_mark_init((char *)dst + r * dpitch, width);
+        }
         return cudaSuccess;
     });
     if (e == cudaSuccess && wait)
         e = stream_sync(s);
-    return record(e);
+    return record(e, "cudaMemcpy2D");
 }
 
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
@@ -563,19 +571,19 @@ static cudaError_t copy_peer(void *dst, int dd, const void *src, int sd, size_t 
 {
     allocation da, sa;
     if (!valid_device(dd) || !valid_device(sd))
-        return record(cudaErrorInvalidDevice);
+        return record(cudaErrorInvalidDevice, "cudaMemcpyPeer");
     if (n == 0)
         return cudaSuccess;
     if (!range_in_allocation(dst, n, &da) || !range_in_allocation(src, n, &sa)) {
         report("cudaMemcpyPeer: %p or %p (+%zu bytes) is not inside a device allocation", dst, src,
                n);
-        return record(cudaErrorInvalidValue);
+        return record(cudaErrorInvalidValue, "cudaMemcpyPeer");
     }
     if ((!da.managed && da.device != dd) || (!sa.managed && sa.device != sd)) {
         report("cudaMemcpyPeer: the destination is memory of device %d and the source of device "
                "%d, but the call names devices %d and %d",
                da.device, sa.device, dd, sd);
-        return record(cudaErrorInvalidValue);
+        return record(cudaErrorInvalidValue, "cudaMemcpyPeer");
     }
     return copy(dst, src, n, cudaMemcpyDeviceToDevice, s, wait, "cudaMemcpyPeer");
 }

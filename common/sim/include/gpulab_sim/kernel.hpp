@@ -52,7 +52,18 @@ namespace gpulab_sim
 void syncthreads(const char *file, int line);
 int syncthreads_count(int pred, const char *file, int line);
 void syncwarp(unsigned mask, const char *file, int line);
-enum warp_op { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL, MATCH_ANY, ACTIVEMASK };
+enum warp_op {
+    SHFL_IDX,
+    SHFL_UP,
+    SHFL_DOWN,
+    SHFL_XOR,
+    BALLOT,
+    ANY,
+    ALL,
+    MATCH_ANY,
+    ACTIVEMASK,
+    SYNCWARP
+};
 // Exchanges a 64-bit value among the lanes of mask; returns this lane's result.
 unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long value, int arg,
                                  int width, const char *file, int line);
@@ -83,6 +94,7 @@ struct kernel_ops {
     void (*run_block)(void *task);  // every thread of the current block, in order
     void (*run_thread)(void *task); // the current thread only (fibers)
     void (*destroy)(void *task);
+    size_t task_size; // bytes of the task object (the check mode lets kernels read it)
 };
 
 struct launch_request {
@@ -161,7 +173,7 @@ struct configured {
     {
         using args_t = std::tuple<typename std::decay<P>::type...>;
         static const kernel_ops ops = { run_block<Body, args_t>, run_thread<Body, args_t>,
-                                        destroy_task<Body, args_t> };
+                                        destroy_task<Body, args_t>, sizeof(task<Body, args_t>) };
         constexpr int n = sizeof...(P);
         const void *ptrs[n + 1] = { pointer_or_null(args)..., nullptr };
         const bool is_ptr[n + 1] = { std::is_pointer<typename std::decay<P>::type>::value...,
@@ -216,8 +228,8 @@ struct kernel_registrar {
 #define GPULAB_SIM_CAT2(a, b) a##b
 #define GPULAB_SIM_CAT(a, b) GPULAB_SIM_CAT2(a, b)
 #define GPULAB_SIM_KERNEL_TRAITS(K, SYNC)                                                          \
-    static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_, __COUNTER__)(         \
-        (const void *)&K, #K, SYNC)
+    static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_,                       \
+                                                         __COUNTER__)((const void *)&K, #K, SYNC)
 
 // `extern __shared__ T s[];` becomes `extern __thread T s[] GPULAB_SIM_DYNAMIC_SHARED;`:
 // every such array is the same per-worker buffer, as every one is the same

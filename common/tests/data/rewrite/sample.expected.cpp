@@ -3,6 +3,7 @@
 // sample.cu: input of the unit-rewrite-cli test (expected output: sample.expected.cpp).
 // A launch in a comment stays: k<<<1, 2>>>(x);
 #include <stdio.h>
+#line 5 "sample.cu"
 
 #define CHECK(call) (void)(call)
 #define LAUNCH_SCALE(x, n) \

@@ -1,0 +1,57 @@
+// check.hpp — the simulator's check mode (GPULAB_SIM_CHECK): what the rest of
+// the runtime tells it, and what it asks of the launch code. See check.cpp.
+#ifndef GPULAB_SIM_CHECK_HPP
+#define GPULAB_SIM_CHECK_HPP
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpulab_sim
+{
+
+enum check_tool : unsigned {
+    CHECK_MEM = 1,  // memcheck
+    CHECK_RACE = 2, // racecheck
+    CHECK_SYNC = 4, // synccheck
+    CHECK_INIT = 8  // initcheck
+};
+
+// Tools switched on for this run (0: none, or a build without instrumented kernels).
+unsigned check_tools();
+
+// Prints one line of a report, prefixed "========= " like compute-sanitizer.
+void check_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+// Counts one more error for the ERROR SUMMARY.
+void check_count_error();
+
+// Memory bookkeeping from memory.cpp.
+void check_alloc(uintptr_t base, size_t size, int device, bool managed, const char *api);
+void check_free(uintptr_t base, size_t size);
+void check_mark_init(const void *p, size_t n);             // written by a copy or a set
+void check_arena(int device, uintptr_t base, size_t size); // a device's memory, once mapped
+
+// From launch.cpp, on the worker thread running a kernel:
+struct check_kernel_info {
+    const char *kernel;   // name
+    size_t dynamic_shmem; // bytes of dynamic shared memory of the launch
+    const void *task;     // the launch's copy of the arguments, which the kernel reads
+    size_t task_size;
+};
+void check_enter_kernel(const check_kernel_info &k); // before its first block on this worker
+void check_leave_kernel();
+void check_begin_block(); // shared memory is fresh (uninitialized, no accesses yet)
+void check_barrier();     // a barrier of the running block was released
+// Reports a warp function whose mask is wrong (synccheck).
+void check_warp_mask(unsigned mask, unsigned arrived_or_exited, const char *file, int line);
+
+// Provided by launch.cpp: stops the running simulated thread for good (its
+// access is not performed); the kernel fails with cudaErrorLaunchFailure.
+[[noreturn]] void check_stop_thread();
+// The running thread's index in its block (x fastest), for racecheck.
+size_t check_thread_index();
+
+} // namespace gpulab_sim
+
+#endif
