@@ -12,12 +12,19 @@
  *   4. a warp-shuffle reduction (5 __shfl_down_sync per thread).
  * Simulated threads per second = threads launched / wall time of the launch
  * and its cudaDeviceSynchronize. GPULAB_SIM_THREADS is set to 1 unless given.
+ *
+ * `bench-sim --check` then runs rows 1 and 3 again under the check mode
+ * (GPULAB_SIM_CHECK=all, every access checked) and prints their rates and
+ * their slowdown against the rows above. (`--rates` prints rows 1 and 3 as
+ * two numbers; that is how the check run reports back.)
  */
 #include <cuda_runtime.h>
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double wall_seconds(void)
 {
@@ -116,10 +123,30 @@ static void row(const char *what, double rate, double target)
            rate >= target ? "meets" : "BELOW");
 }
 
-int main(void)
+// Rows 1 and 3 under GPULAB_SIM_CHECK=all, measured by this program's check
+// twin; returns 0 on success.
+static int check_rates(double *add_rate, double *red_rate)
+{
+    char cmd[4200], self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    snprintf(cmd, sizeof(cmd), "GPULAB_SIM_CHECK=all '%s' --rates 2>/dev/null", self);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    int got = fscanf(p, "%lf %lf", add_rate, red_rate);
+    pclose(p);
+    return got == 2 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
 {
     setenv("GPULAB_SIM_THREADS", "1", 0);
-    const int n_add = 1 << 24, n_red = 1 << 20, reps = 3;
+    int rates_only = argc > 1 && strcmp(argv[1], "--rates") == 0;
+    int with_check = argc > 1 && strcmp(argv[1], "--check") == 0;
+    const int n_add = rates_only ? 1 << 20 : 1 << 24, n_red = 1 << 20, reps = 3;
     float *a, *b, *c;
     CHECK(cudaMallocManaged((void **)&a, sizeof(float) * n_add, cudaMemAttachGlobal));
     CHECK(cudaMallocManaged((void **)&b, sizeof(float) * n_add, cudaMemAttachGlobal));
@@ -129,6 +156,12 @@ int main(void)
         b[i] = (float)(i % 7);
     }
     time_kernel(VEC_ADD, a, b, c, 1 << 16, 1); // start the device, touch the code
+    if (rates_only) {
+        double t_add = time_kernel(VEC_ADD, a, b, c, n_add, 1);
+        double t_red = time_kernel(REDUCE_SHARED, a, b, c, n_red, 1);
+        printf("%f %f\n", n_add / t_add, n_red / t_red);
+        return 0;
+    }
 
     printf("gpulab simulator benchmark: %s worker thread(s), times from the CPU wall clock\n",
            getenv("GPULAB_SIM_THREADS"));
@@ -143,6 +176,17 @@ int main(void)
            t_add / t_c <= 3.0 ? "meets" : "ABOVE");
     row("256-thread reduction, 9 barriers (threads)", n_red / t_red, 10e6);
     row("warp-shuffle reduction, 5 shuffles (threads)", n_red / t_shfl, 5e6);
+    if (with_check) {
+        double add_rate, red_rate;
+        if (check_rates(&add_rate, &red_rate) != 0) {
+            printf("check mode: could not run this program's check twin (bench-sim.check)\n");
+            return 1;
+        }
+        row("check mode: vector add (threads)", add_rate, 20e6);
+        printf("%-44s %10.1fx slower\n", "", (n_add / t_add) / add_rate);
+        row("check mode: 256-thread reduction (threads)", red_rate, 5e6);
+        printf("%-44s %10.1fx slower\n", "", (n_red / t_red) / red_rate);
+    }
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
     CHECK(cudaFree(c));

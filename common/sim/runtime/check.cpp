@@ -122,9 +122,12 @@ struct alloc_rec {
     const char *api;
 };
 
+// Allocation records by id, in a table that never moves (so kernels read it
+// without a lock); records are only appended. Id 0 is "none".
+constexpr size_t max_allocs = (size_t)1 << 22;
 std::mutex alloc_mutex;
-// Never destroyed: the summary at exit reads it after static destructors ran.
-std::vector<alloc_rec> &allocs = *new std::vector<alloc_rec>(1); // id 0: none
+alloc_rec *alloc_table = nullptr;
+std::atomic<uint32_t> alloc_count{ 1 };
 constexpr int granule_shift = 8; // 256 bytes, cudaMalloc's alignment
 struct device_shadow {
     uintptr_t base = 0;
@@ -141,16 +144,30 @@ void *reserve(size_t bytes)
     return p == MAP_FAILED ? nullptr : p;
 }
 
+uintptr_t arenas_lo = ~(uintptr_t)0, arenas_hi = 0; // span of every device's memory
+int shadow_count = 0;
+
 device_shadow *shadow_for(uintptr_t a)
 {
-    for (device_shadow &s : shadows)
-        if (s.base && a >= s.base && a < s.base + s.size)
-            return &s;
+    if (a < arenas_lo || a >= arenas_hi)
+        return nullptr;
+    for (int i = 0; i < shadow_count; i++)
+        if (a >= shadows[i].base && a < shadows[i].base + shadows[i].size)
+            return &shadows[i];
     return nullptr;
 }
 
 void set_init(device_shadow *s, uintptr_t a, size_t n, bool on)
 {
+    size_t first = a - s->base;
+    if ((first & 7) + n <= 8) { // one shadow byte: the usual access
+        uint8_t mask = (uint8_t)(((1u << n) - 1u) << (first & 7));
+        if (on)
+            s->init[first >> 3] |= mask;
+        else
+            s->init[first >> 3] &= (uint8_t)~mask;
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         size_t off = a + i - s->base;
         if (on)
@@ -162,6 +179,11 @@ void set_init(device_shadow *s, uintptr_t a, size_t n, bool on)
 
 bool all_init(const device_shadow *s, uintptr_t a, size_t n)
 {
+    size_t first = a - s->base;
+    if ((first & 7) + n <= 8) {
+        uint8_t mask = (uint8_t)(((1u << n) - 1u) << (first & 7));
+        return (s->init[first >> 3] & mask) == mask;
+    }
     for (size_t i = 0; i < n; i++) {
         size_t off = a + i - s->base;
         if (!(s->init[off >> 3] & (1u << (off & 7))))
@@ -291,7 +313,8 @@ void describe_outside(uintptr_t a, size_t size, char *buf, size_t len)
     std::lock_guard<std::mutex> lock(alloc_mutex);
     const alloc_rec *best = nullptr;
     uintptr_t best_d = ~(uintptr_t)0;
-    for (const alloc_rec &r : allocs) {
+    for (uint32_t i = 1; i < alloc_count.load(); i++) {
+        const alloc_rec &r = alloc_table[i];
         if (!r.size || r.freed)
             continue;
         uintptr_t d = a >= r.base + r.size ? a - (r.base + r.size) : (a < r.base ? r.base - a : 0);
@@ -320,11 +343,7 @@ void check_global(uintptr_t a, size_t size, bool write, uintptr_t pc, device_sha
 {
     char why[512];
     uint32_t id = s->granule[(a - s->base) >> granule_shift];
-    alloc_rec r;
-    {
-        std::lock_guard<std::mutex> lock(alloc_mutex);
-        r = allocs[id];
-    }
+    const alloc_rec &r = alloc_table[id];
     if (id && r.freed) {
         snprintf(why, sizeof(why),
                  "is in memory freed by cudaFree (the allocation at 0x%lx of size %zu bytes)",
@@ -425,12 +444,11 @@ void check_shared(uintptr_t a, size_t size, bool write, uintptr_t pc)
     }
 }
 
+// threadIdx, blockIdx, blockDim and gridDim: read by every kernel, never checked.
 bool is_builtin(uintptr_t a)
 {
-    return (a >= (uintptr_t)&threadIdx && a < (uintptr_t)&threadIdx + sizeof(threadIdx)) ||
-           (a >= (uintptr_t)&blockIdx && a < (uintptr_t)&blockIdx + sizeof(blockIdx)) ||
-           (a >= (uintptr_t)&blockDim && a < (uintptr_t)&blockDim + sizeof(blockDim)) ||
-           (a >= (uintptr_t)&gridDim && a < (uintptr_t)&gridDim + sizeof(gridDim));
+    return a - (uintptr_t)&threadIdx < sizeof(uint3) || a - (uintptr_t)&blockIdx < sizeof(uint3) ||
+           a - (uintptr_t)&blockDim < sizeof(dim3) || a - (uintptr_t)&gridDim < sizeof(dim3);
 }
 
 inline void check_access(const void *p, size_t size, bool write, uintptr_t pc)
@@ -439,8 +457,6 @@ inline void check_access(const void *p, size_t size, bool write, uintptr_t pc)
     if (!c || !c->in_kernel)
         return;
     uintptr_t a = (uintptr_t)p;
-    if (device_shadow *s = shadow_for(a))
-        return check_global(a, size, write, pc, s);
     if (a >= c->task_lo && a < c->task_hi)
         return; // the kernel's arguments
     if (a >= c->tls_lo && a < c->tls_hi) {
@@ -448,6 +464,8 @@ inline void check_access(const void *p, size_t size, bool write, uintptr_t pc)
             check_shared(a, size, write, pc);
         return;
     }
+    if (device_shadow *s = shadow_for(a))
+        return check_global(a, size, write, pc, s);
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
     if ((a >= sp && a < sp + (1u << 20)) || (a >= c->stack_lo && a < c->stack_hi))
         return; // local memory: this thread's stack
@@ -465,7 +483,8 @@ void summary()
     if (tools & CHECK_MEM) {
         std::lock_guard<std::mutex> lock(alloc_mutex);
         size_t bytes = 0, count = 0;
-        for (const alloc_rec &r : allocs) {
+        for (uint32_t i = 1; i < alloc_count.load(); i++) {
+            const alloc_rec &r = alloc_table[i];
             if (!r.size || r.freed)
                 continue;
             check_line("Leaked %zu bytes at 0x%lx allocated by %s", r.size, (unsigned long)r.base,
@@ -522,6 +541,7 @@ __attribute__((constructor)) void start_check_mode()
         return;
     }
     tools = want;
+    alloc_table = (alloc_rec *)reserve(max_allocs * sizeof(alloc_rec));
     dl_iterate_phdr(find_image, nullptr);
     atexit(summary);
     check_line("gpulab-sim check mode:%s%s%s%s", (tools & CHECK_MEM) ? " memcheck" : "",
@@ -557,8 +577,11 @@ void check_alloc(uintptr_t base, size_t size, int device, bool managed, const ch
         return;
     (void)device;
     std::lock_guard<std::mutex> lock(alloc_mutex);
-    uint32_t id = (uint32_t)allocs.size();
-    allocs.push_back(alloc_rec{ base, size, false, managed, api });
+    uint32_t id = alloc_count.load();
+    if (!alloc_table || id >= max_allocs)
+        return; // no room: the allocation goes unchecked
+    alloc_table[id] = alloc_rec{ base, size, false, managed, api };
+    alloc_count.store(id + 1);
     device_shadow *sh = nullptr;
     for (device_shadow &x : shadows)
         if (x.granule && base >= x.base && base < x.base + x.size)
@@ -575,9 +598,9 @@ void check_free(uintptr_t base, size_t size)
     if (!tools)
         return;
     std::lock_guard<std::mutex> lock(alloc_mutex);
-    for (size_t i = allocs.size(); i-- > 1;) {
-        if (allocs[i].base == base && !allocs[i].freed) {
-            allocs[i].freed = true;
+    for (uint32_t i = alloc_count.load(); i-- > 1;) {
+        if (alloc_table[i].base == base && !alloc_table[i].freed) {
+            alloc_table[i].freed = true;
             break;
         }
     }
@@ -603,6 +626,12 @@ void check_arena(int device, uintptr_t base, size_t size)
     if (s.granule && s.init) {
         s.base = base;
         s.size = size;
+        if (base < arenas_lo)
+            arenas_lo = base;
+        if (base + size > arenas_hi)
+            arenas_hi = base + size;
+        if (device + 1 > shadow_count)
+            shadow_count = device + 1;
     }
 }
 

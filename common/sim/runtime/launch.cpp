@@ -681,7 +681,7 @@ std::string check_pointer(const launch_request &r, int d, int i)
 
 size_t check_thread_index()
 {
-    return worker_tls && worker_tls->fibers ? worker_tls->running : 0;
+    return threadIdx.x + (size_t)blockDim.x * (threadIdx.y + (size_t)blockDim.y * threadIdx.z);
 }
 
 void check_stop_thread()
@@ -749,8 +749,7 @@ void submit_launch(const launch_request &r)
         return;
     }
     int sync = kernel_sync(r.kernel_addr);
-    // In check mode every kernel runs as fibers, so one thread can be stopped.
-    j->sync = sync != 0 || check_tools() != 0;
+    j->sync = sync != 0;
     j->total_blocks = (uint64_t)r.grid.x * r.grid.y * r.grid.z;
     std::string bad;
     for (int i = 0; i < r.n_args && bad.empty(); i++) {
