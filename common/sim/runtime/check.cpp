@@ -25,7 +25,10 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
+
+#include "gpulab_sim/stats.h"
 
 // The dynamic shared memory of the running block (launch.cpp).
 extern "C" __thread unsigned char gpulab_sim_dynamic_shared[];
@@ -246,7 +249,54 @@ struct checker {
     uintptr_t stack_lo = 0, stack_hi = 0; // the worker's own stack
     std::vector<race_cell> cells;         // one per 4 bytes of the TLS block
     uint32_t epoch = 1, block = 1;
+    // Access counts (GPULAB_SIM_STATS): totals, and this block's requests:
+    // per (instruction, warp), the sectors of its k-th execution.
+    gpulab_sim_kernel_stats counts{};
+    std::unordered_map<uint64_t, uint32_t> executions; // (pc, thread) -> times run
+    std::unordered_map<uint64_t, std::vector<std::vector<uint64_t>>> requests[2]; // load, store
 };
+
+std::mutex stats_mutex;
+gpulab_sim_kernel_stats kernel_totals{}, last_kernel{};
+bool have_last_kernel = false;
+
+void count_access(checker *c, bool global, bool write, uintptr_t a, size_t size, uintptr_t pc)
+{
+    if (!global) {
+        (write ? c->counts.shared_stores : c->counts.shared_loads)++;
+        return;
+    }
+    (write ? c->counts.global_stores : c->counts.global_loads)++;
+    size_t t = check_thread_index();
+    uint64_t k = c->executions[(uint64_t)pc << 10 | t]++;
+    std::vector<std::vector<uint64_t>> &by_k = c->requests[write][(uint64_t)pc << 10 | t / 32];
+    if (by_k.size() <= k)
+        by_k.resize(k + 1);
+    for (uintptr_t sec = a >> 5; sec <= (a + size - 1) >> 5; sec++) {
+        std::vector<uint64_t> &v = by_k[k];
+        bool seen_it = false;
+        for (uint64_t x : v)
+            seen_it |= x == sec;
+        if (!seen_it)
+            v.push_back(sec);
+    }
+}
+
+// Folds this worker's block into its counts: one request per warp instruction.
+void fold_block(checker *c)
+{
+    for (int w = 0; w < 2; w++) {
+        for (auto &kv : c->requests[w])
+            for (auto &secs : kv.second) {
+                if (secs.empty())
+                    continue;
+                (w ? c->counts.store_requests : c->counts.load_requests)++;
+                (w ? c->counts.store_sectors : c->counts.load_sectors) += secs.size();
+            }
+        c->requests[w].clear();
+    }
+    c->executions.clear();
+}
 
 __thread checker *ck = nullptr;
 std::atomic<uint32_t> block_serial{ 1 };
@@ -460,12 +510,21 @@ inline void check_access(const void *p, size_t size, bool write, uintptr_t pc)
     if (a >= c->task_lo && a < c->task_hi)
         return; // the kernel's arguments
     if (a >= c->tls_lo && a < c->tls_hi) {
-        if (!is_builtin(a))
+        if (is_builtin(a))
+            return;
+        if (tools & CHECK_STATS)
+            count_access(c, false, write, a, size, pc);
+        if (tools & (CHECK_MEM | CHECK_RACE | CHECK_INIT))
             check_shared(a, size, write, pc);
         return;
     }
-    if (device_shadow *s = shadow_for(a))
-        return check_global(a, size, write, pc, s);
+    if (device_shadow *s = shadow_for(a)) {
+        if (tools & CHECK_STATS)
+            count_access(c, true, write, a, size, pc);
+        if (tools & (CHECK_MEM | CHECK_INIT))
+            check_global(a, size, write, pc, s);
+        return;
+    }
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
     if ((a >= sp && a < sp + (1u << 20)) || (a >= c->stack_lo && a < c->stack_hi))
         return; // local memory: this thread's stack
@@ -509,7 +568,10 @@ void summary()
 __attribute__((constructor)) void start_check_mode()
 {
     const char *env = getenv("GPULAB_SIM_CHECK");
+    const char *stats = getenv("GPULAB_SIM_STATS");
     unsigned want = env ? parse_tools(env) : 0;
+    if (stats && strcmp(stats, "1") == 0)
+        want |= CHECK_STATS;
     if (!want)
         return;
     if (!instrumented) {
@@ -543,10 +605,13 @@ __attribute__((constructor)) void start_check_mode()
     tools = want;
     alloc_table = (alloc_rec *)reserve(max_allocs * sizeof(alloc_rec));
     dl_iterate_phdr(find_image, nullptr);
-    atexit(summary);
-    check_line("gpulab-sim check mode:%s%s%s%s", (tools & CHECK_MEM) ? " memcheck" : "",
-               (tools & CHECK_RACE) ? " racecheck" : "", (tools & CHECK_SYNC) ? " synccheck" : "",
-               (tools & CHECK_INIT) ? " initcheck" : "");
+    if (tools & ~CHECK_STATS) {
+        atexit(summary);
+        check_line("gpulab-sim check mode:%s%s%s%s", (tools & CHECK_MEM) ? " memcheck" : "",
+                   (tools & CHECK_RACE) ? " racecheck" : "",
+                   (tools & CHECK_SYNC) ? " synccheck" : "",
+                   (tools & CHECK_INIT) ? " initcheck" : "");
+    }
 }
 
 } // namespace
@@ -647,12 +712,54 @@ void check_enter_kernel(const check_kernel_info &k)
 
 void check_leave_kernel()
 {
-    if (ck)
-        ck->in_kernel = false;
+    if (!ck)
+        return;
+    ck->in_kernel = false;
+    if (tools & CHECK_STATS) {
+        fold_block(ck);
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        gpulab_sim_kernel_stats &t = kernel_totals, &m = ck->counts;
+        t.global_loads += m.global_loads;
+        t.global_stores += m.global_stores;
+        t.shared_loads += m.shared_loads;
+        t.shared_stores += m.shared_stores;
+        t.load_requests += m.load_requests;
+        t.load_sectors += m.load_sectors;
+        t.store_requests += m.store_requests;
+        t.store_sectors += m.store_sectors;
+        m = gpulab_sim_kernel_stats{};
+    }
+}
+
+void check_kernel_done(const char *kernel, const char *file, int line, unsigned long long threads)
+{
+    if (!(tools & CHECK_STATS))
+        return;
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    gpulab_sim_kernel_stats t = kernel_totals;
+    t.threads = threads;
+    last_kernel = t;
+    have_last_kernel = true;
+    kernel_totals = gpulab_sim_kernel_stats{};
+    double n = threads ? (double)threads : 1.0;
+    check_line("gpulab-sim stats: kernel %s (launched at %s:%d), counted by the simulator", kernel,
+               file, line);
+    check_line("    %llu threads; global loads %llu (%.1f per thread), stores %llu (%.1f per "
+               "thread); shared loads %llu, stores %llu",
+               t.threads, t.global_loads, t.global_loads / n, t.global_stores, t.global_stores / n,
+               t.shared_loads, t.shared_stores);
+    check_line("    global load requests %llu: %llu sectors of 32 bytes (%.1f per request)",
+               t.load_requests, t.load_sectors,
+               t.load_requests ? (double)t.load_sectors / t.load_requests : 0.0);
+    check_line("    global store requests %llu: %llu sectors of 32 bytes (%.1f per request)",
+               t.store_requests, t.store_sectors,
+               t.store_requests ? (double)t.store_sectors / t.store_requests : 0.0);
 }
 
 void check_begin_block()
 {
+    if (ck && (tools & CHECK_STATS))
+        fold_block(ck);
     if (ck) {
         ck->block = block_serial++;
         ck->epoch = ck->block << 8;
@@ -789,3 +896,12 @@ void __tsan_atomic_signal_fence(int)
 }
 
 } // extern "C"
+
+extern "C" int gpulab_sim_last_kernel_stats(struct gpulab_sim_kernel_stats *out)
+{
+    std::lock_guard<std::mutex> lock(gpulab_sim::stats_mutex);
+    if (!out || !(gpulab_sim::tools & gpulab_sim::CHECK_STATS) || !gpulab_sim::have_last_kernel)
+        return -1;
+    *out = gpulab_sim::last_kernel;
+    return 0;
+}

@@ -15,7 +15,8 @@ enum check_tool : unsigned {
     CHECK_MEM = 1,  // memcheck
     CHECK_RACE = 2, // racecheck
     CHECK_SYNC = 4, // synccheck
-    CHECK_INIT = 8  // initcheck
+    CHECK_INIT = 8, // initcheck
+    CHECK_STATS = 16 // access counts (GPULAB_SIM_STATS=1)
 };
 
 // Tools switched on for this run (0: none, or a build without instrumented kernels).
@@ -41,6 +42,8 @@ struct check_kernel_info {
 };
 void check_enter_kernel(const check_kernel_info &k); // before its first block on this worker
 void check_leave_kernel();
+// On the executor, when every block of a kernel has run: prints its counts.
+void check_kernel_done(const char *kernel, const char *file, int line, unsigned long long threads);
 void check_begin_block(); // shared memory is fresh (uninitialized, no accesses yet)
 void check_barrier();     // a barrier of the running block was released
 // Reports a warp function whose mask is wrong (synccheck).

@@ -624,6 +624,8 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
         p.finished.wait(lock, [&p] { return p.busy == 0; });
         p.current = nullptr;
     }
+    check_kernel_done(j->req.kernel_name, j->req.file, j->req.line,
+                      j->total_blocks * j->req.block.x * j->req.block.y * j->req.block.z);
     if (j->check_failed.load() && j->error.load() == cudaSuccess)
         return cudaErrorLaunchFailure; // as a kernel stopped by compute-sanitizer's memcheck
     return (cudaError_t)j->error.load();
