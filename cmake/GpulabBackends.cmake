@@ -94,6 +94,8 @@ function(gpulab_sim_check_twin target)
   endif()
   set_target_properties(${twin} PROPERTIES OUTPUT_NAME "${out_name}.check")
   target_compile_options(${twin} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -g>)
+    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -g -gdwarf-4>)
+  # (DWARF 4: binutils' addr2line misreads the file of #line-mapped code in
+  # GCC 12's DWARF 5, and the reports must name the .cu file.)
   add_dependencies(${target} ${twin})
 endfunction()

@@ -306,7 +306,7 @@ checker *this_checker()
     if (!ck) {
         ck = new checker;
         tls_block(&ck->tls_lo, &ck->tls_hi);
-        ck->cells.resize((ck->tls_hi - ck->tls_lo) / 4 + 1);
+        ck->cells.resize(ck->tls_hi - ck->tls_lo + 1);
         pthread_attr_t attr;
         void *lo;
         size_t size;
@@ -442,7 +442,7 @@ void race(const char *kind, uintptr_t first_pc, const char *first, uintptr_t sec
                blockIdx.y, blockIdx.z);
 }
 
-void check_shared(uintptr_t a, size_t size, bool write, uintptr_t pc)
+void check_shared(uintptr_t a, size_t size, bool write, uintptr_t pc, bool atomic)
 {
     checker *c = ck;
     uintptr_t dyn = (uintptr_t)gpulab_sim_dynamic_shared;
@@ -456,8 +456,17 @@ void check_shared(uintptr_t a, size_t size, bool write, uintptr_t pc)
     if (size <= 16 && (a & (size - 1)))
         invalid(SHARED, write, size, a, pc, "is misaligned");
     size_t me = check_thread_index();
-    race_cell &e = c->cells[(a - c->tls_lo) / 4];
-    if ((tools & CHECK_INIT) && !write && e.init_block != c->block) {
+    // One cell per byte: threads may own neighbouring bytes. A race is looked
+    // for on the access's first byte; initialization on every byte.
+    race_cell &e = c->cells[a - c->tls_lo];
+    bool uninit = false;
+    for (size_t b = 0; b < size && a + b < c->tls_hi; b++) {
+        race_cell &x = c->cells[a + b - c->tls_lo];
+        uninit |= !write && x.init_block != c->block;
+        if (write)
+            x.init_block = c->block;
+    }
+    if ((tools & CHECK_INIT) && uninit) {
         std::string where = location(pc);
         check_count_error();
         if (first_time("sinit " + where)) {
@@ -467,10 +476,8 @@ void check_shared(uintptr_t a, size_t size, bool write, uintptr_t pc)
             by_thread_line();
         }
     }
-    if (write)
-        e.init_block = c->block;
-    if (!(tools & CHECK_RACE))
-        return;
+    if (!(tools & CHECK_RACE) || atomic)
+        return; // atomics do not race
     if (e.epoch != c->epoch) {
         e.epoch = c->epoch;
         e.written = e.read = e.many_readers = 0;
@@ -501,7 +508,7 @@ bool is_builtin(uintptr_t a)
            a - (uintptr_t)&blockDim < sizeof(dim3) || a - (uintptr_t)&gridDim < sizeof(dim3);
 }
 
-inline void check_access(const void *p, size_t size, bool write, uintptr_t pc)
+inline void check_access(const void *p, size_t size, bool write, uintptr_t pc, bool atomic = false)
 {
     checker *c = ck;
     if (!c || !c->in_kernel)
@@ -515,7 +522,7 @@ inline void check_access(const void *p, size_t size, bool write, uintptr_t pc)
         if (tools & CHECK_STATS)
             count_access(c, false, write, a, size, pc);
         if (tools & (CHECK_MEM | CHECK_RACE | CHECK_INIT))
-            check_shared(a, size, write, pc);
+            check_shared(a, size, write, pc, atomic);
         return;
     }
     if (device_shadow *s = shadow_for(a)) {
@@ -844,12 +851,12 @@ void __tsan_write_range(void *p, unsigned long n)
 #define GPULAB_TSAN_ATOMIC(bits, T)                                                                \
     T __tsan_atomic##bits##_load(const volatile T *a, int)                                         \
     {                                                                                              \
-        check_access((void *)a, sizeof(T), false, (uintptr_t)__builtin_return_address(0));         \
+        check_access((void *)a, sizeof(T), false, (uintptr_t)__builtin_return_address(0), true);   \
         return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                               \
     }                                                                                              \
     void __tsan_atomic##bits##_store(volatile T *a, T v, int)                                      \
     {                                                                                              \
-        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0));          \
+        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0), true);    \
         __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                  \
     }                                                                                              \
     GPULAB_TSAN_RMW(bits, T, exchange, __atomic_exchange_n)                                        \
@@ -861,24 +868,24 @@ void __tsan_write_range(void *p, unsigned long n)
     GPULAB_TSAN_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                                      \
     int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int, int)          \
     {                                                                                              \
-        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0));          \
+        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0), true);    \
         return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
     }                                                                                              \
     int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int, int)            \
     {                                                                                              \
-        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0));          \
+        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0), true);    \
         return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);     \
     }                                                                                              \
     T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int, int)                \
     {                                                                                              \
-        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0));          \
+        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0), true);    \
         __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
         return c;                                                                                  \
     }
 #define GPULAB_TSAN_RMW(bits, T, name, op)                                                         \
     T __tsan_atomic##bits##_##name(volatile T *a, T v, int)                                        \
     {                                                                                              \
-        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0));          \
+        check_access((void *)a, sizeof(T), true, (uintptr_t)__builtin_return_address(0), true);    \
         return op(a, v, __ATOMIC_SEQ_CST);                                                         \
     }
 GPULAB_TSAN_ATOMIC(8, unsigned char)

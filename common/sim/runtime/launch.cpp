@@ -332,9 +332,12 @@ unsigned try_resolve_warp(size_t warp, int lane)
 {
     worker_state &w = self();
     sim_thread *t = &w.threads[warp * 32];
-    unsigned want = t[lane].mask & lanes_in_warp(w.n, warp) & ~w.warp_exited[warp];
+    unsigned exists = lanes_in_warp(w.n, warp);
+    unsigned want = t[lane].mask & exists & ~w.warp_exited[warp];
     if (want & ~w.warp_waiting[warp])
-        return 0; // someone has not arrived yet
+        return 0;                                        // someone has not arrived yet
+    if (t[lane].mask & ~(exists & ~w.warp_exited[warp])) // lanes named that never arrive
+        check_warp_mask(t[lane].mask, exists & ~w.warp_exited[warp], t[lane].file, t[lane].line);
     unsigned group = want, ballot = 0;
     for (unsigned g = group; g; g &= g - 1) {
         int l = __builtin_ctz(g);

@@ -130,9 +130,17 @@ void run_block(void *p)
     for (unsigned z = 0; z < nz; z++)
         for (unsigned y = 0; y < ny; y++)
             for (unsigned x = 0; x < nx; x++) {
+#if defined(__SANITIZE_THREAD__)
+                // The check build's hooks read threadIdx, which the compiler
+                // does not expect of them: store it for real before the body.
+                *(volatile unsigned *)&threadIdx.x = x;
+                *(volatile unsigned *)&threadIdx.y = y;
+                *(volatile unsigned *)&threadIdx.z = z;
+#else
                 threadIdx.x = x;
                 threadIdx.y = y;
                 threadIdx.z = z;
+#endif
                 std::apply(t->body, t->args);
             }
 }
