@@ -347,7 +347,7 @@ enum space { GLOBAL, SHARED, LOCAL };
     static const char *names[] = { "__global__", "__shared__", "__local__" };
     std::string where = location(pc);
     check_count_error();
-    if (first_time(std::string("invalid ") + where)) {
+    if (first_time(std::string(write ? "invalid write at " : "invalid read at ") + where)) {
         std::lock_guard<std::mutex> lock(out_mutex);
         check_line("Invalid %s %s of size %zu bytes", names[sp], write ? "write" : "read", size);
         check_line("    at %s in %s", ck->kernel, where.c_str());
@@ -413,7 +413,7 @@ void check_global(uintptr_t a, size_t size, bool write, uintptr_t pc, device_sha
     } else if (!all_init(s, a, size)) {
         std::string where = location(pc);
         check_count_error();
-        if (first_time("init " + where)) {
+        if (first_time("uninitialized __global__ read at " + where)) {
             std::lock_guard<std::mutex> lock(out_mutex);
             check_line("Uninitialized __global__ memory read of size %zu bytes", size);
             check_line("    at %s in %s", ck->kernel, where.c_str());
@@ -428,7 +428,7 @@ void race(const char *kind, uintptr_t first_pc, const char *first, uintptr_t sec
 {
     std::string a = location(first_pc), b = location(second_pc);
     check_count_error();
-    if (!first_time(std::string("race ") + kind + a + b))
+    if (!first_time(std::string(kind) + " hazard between " + a + " and " + b))
         return;
     uint3 t = threadIdx;
     unsigned ox = (unsigned)(other_thread % blockDim.x);
@@ -469,7 +469,7 @@ void check_shared(uintptr_t a, size_t size, bool write, uintptr_t pc, bool atomi
     if ((tools & CHECK_INIT) && uninit) {
         std::string where = location(pc);
         check_count_error();
-        if (first_time("sinit " + where)) {
+        if (first_time("uninitialized __shared__ read at " + where)) {
             std::lock_guard<std::mutex> lock(out_mutex);
             check_line("Uninitialized __shared__ memory read of size %zu bytes", size);
             check_line("    at %s in %s", c->kernel, where.c_str());
@@ -561,6 +561,13 @@ void summary()
         }
         if (count)
             check_line("LEAK SUMMARY: %zu bytes leaked in %zu allocations", bytes, count);
+    }
+    {
+        // Each problem was reported once, where it first happened: how often.
+        std::lock_guard<std::mutex> lock(seen_mutex);
+        for (auto &kv : seen)
+            if (kv.second > 1)
+                check_line("%ld times: %s", kv.second, kv.first.c_str());
     }
     long n = error_count.load();
     check_line("ERROR SUMMARY: %ld error%s", n, n == 1 ? "" : "s");
@@ -785,7 +792,7 @@ void check_warp_mask(unsigned mask, unsigned present, const char *file, int line
         return;
     check_count_error();
     char key[600];
-    snprintf(key, sizeof(key), "warp %s:%d", file, line);
+    snprintf(key, sizeof(key), "divergent warp at %s:%d", file, line);
     if (!first_time(key))
         return;
     std::lock_guard<std::mutex> lock(out_mutex);
