@@ -492,9 +492,15 @@ void report_deadlock(job *j)
     for (auto &kv : places)
         list += "\n    " + std::to_string(kv.second) + " thread(s) wait in " + kv.first;
     if (check_tools() & CHECK_SYNC) {
+        const sim_thread *first = nullptr;
+        for (size_t i = 0; i < w.n && !first; i++)
+            if (w.threads[i].state != EXITED)
+                first = &w.threads[i];
         check_count_error();
         check_line("Barrier error detected. Divergent thread(s) in block");
-        check_line("    at %s in block %s", j->req.kernel_name, b);
+        check_line("    at %s in %s:%d", j->req.kernel_name, first->file, first->line);
+        check_line("    by thread (%u,%u,%u) in block %s", first->tid.x, first->tid.y, first->tid.z,
+                   b);
         for (auto &kv : places)
             check_line("    %d thread(s) wait in %s", kv.second, kv.first.c_str());
     }

@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: memcheck
 // CHECK-EXPECT: Invalid __global__ write of size 4 bytes
-// CHECK-EXPECT: at sum_kernel in .*mem_host_pointer_struct\.cu:42
+// CHECK-EXPECT: at sum_kernel in [^=]*mem_host_pointer_struct\.cu:42
 // CHECK-EXPECT: by thread \(0,0,0\) in block \(0,0,0\)
 // CHECK-EXPECT: Address 0x[0-9a-f]+ is a host pointer: host memory is not accessible from a kernel
 // clang-format on

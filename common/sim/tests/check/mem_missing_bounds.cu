@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: memcheck
 // CHECK-EXPECT: Invalid __global__ read of size 4 bytes
-// CHECK-EXPECT: at add_one_kernel in .*mem_missing_bounds\.cu:24
+// CHECK-EXPECT: at add_one_kernel in [^=]*mem_missing_bounds\.cu:24
 // CHECK-EXPECT: by thread \((23[2-9]|24[0-9]|25[0-5]),0,0\) in block \(3,0,0\)
 // CHECK-EXPECT: Address 0x[0-9a-f]+ is out of bounds
 // CHECK-EXPECT: and is [0-9]+ bytes after the nearest allocation at 0x[0-9a-f]+ of size 4000 bytes

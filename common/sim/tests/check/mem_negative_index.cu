@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: memcheck
 // CHECK-EXPECT: Invalid __global__ read of size 4 bytes
-// CHECK-EXPECT: at diff_kernel in .*mem_negative_index\.cu:24
+// CHECK-EXPECT: at diff_kernel in [^=]*mem_negative_index\.cu:24
 // CHECK-EXPECT: by thread \(0,0,0\) in block \(0,0,0\)
 // CHECK-EXPECT: Address 0x[0-9a-f]+ is out of bounds
 // CHECK-EXPECT: and is 4 bytes before the nearest allocation at 0x[0-9a-f]+ of size 4000 bytes

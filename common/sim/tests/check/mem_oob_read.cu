@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: memcheck
 // CHECK-EXPECT: Invalid __global__ read of size 4 bytes
-// CHECK-EXPECT: at row_sums_kernel in .*mem_oob_read\.cu:29
+// CHECK-EXPECT: at row_sums_kernel in [^=]*mem_oob_read\.cu:29
 // CHECK-EXPECT: by thread \(35,0,0\) in block \(1,0,0\)
 // CHECK-EXPECT: Address 0x[0-9a-f]+ is out of bounds
 // CHECK-EXPECT: and is 0 bytes after the nearest allocation at 0x[0-9a-f]+ of size 14800 bytes

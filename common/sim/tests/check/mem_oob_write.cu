@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: memcheck
 // CHECK-EXPECT: Invalid __global__ write of size 4 bytes
-// CHECK-EXPECT: at fill_kernel in .*mem_oob_write\.cu:24
+// CHECK-EXPECT: at fill_kernel in [^=]*mem_oob_write\.cu:24
 // CHECK-EXPECT: by thread \(232,0,0\) in block \(3,0,0\)
 // CHECK-EXPECT: Address 0x[0-9a-f]+ is out of bounds
 // CHECK-EXPECT: and is 0 bytes after the nearest allocation at 0x[0-9a-f]+ of size 4000 bytes

@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: memcheck
 // CHECK-EXPECT: Invalid __shared__ write of size 4 bytes
-// CHECK-EXPECT: at diff_kernel in .*mem_shared_dynamic_oob\.cu:27
+// CHECK-EXPECT: at diff_kernel in [^=]*mem_shared_dynamic_oob\.cu:27
 // CHECK-EXPECT: by thread \(127,0,0\) in block \(0,0,0\)
 // CHECK-EXPECT: Address 0x[0-9a-f]+ is 4 bytes past the end of the block's 512 bytes of dynamic shared memory
 // clang-format on

@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: memcheck
 // CHECK-EXPECT: Invalid __global__ read of size 4 bytes
-// CHECK-EXPECT: at offset_kernel in .*mem_use_after_free\.cu:29
+// CHECK-EXPECT: at offset_kernel in [^=]*mem_use_after_free\.cu:29
 // CHECK-EXPECT: Address 0x[0-9a-f]+ is in memory freed by cudaFree \(the allocation at 0x[0-9a-f]+ of size 4000 bytes\)
 // clang-format on
 // mem_use_after_free — a two-kernel pipeline whose input is freed between the

@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: memcheck
 // CHECK-EXPECT: Invalid __global__ write of size 4 bytes
-// CHECK-EXPECT: at init_kernel in .*mem_wrong_stride\.cu:26
+// CHECK-EXPECT: at init_kernel in [^=]*mem_wrong_stride\.cu:26
 // CHECK-EXPECT: Address 0x[0-9a-f]+ is out of bounds
 // CHECK-EXPECT: and is [0-9]+ bytes after the nearest allocation at 0x[0-9a-f]+ of size 8000 bytes
 // clang-format on

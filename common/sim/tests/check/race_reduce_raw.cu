@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: racecheck
-// CHECK-EXPECT: Race reported between Write access at .*race_reduce_raw\.cu:29 in allreduce_kernel
-// CHECK-EXPECT: and Read access at .*race_reduce_raw\.cu:27 in allreduce_kernel \[RAW hazard on __shared__ memory, threads \([0-9,]+\) and \([0-9,]+\) of block \([0-9,]+\)\]
+// CHECK-EXPECT: Race reported between Write access at [^=]*race_reduce_raw\.cu:29 in allreduce_kernel
+// CHECK-EXPECT: and Read access at [^=]*race_reduce_raw\.cu:27 in allreduce_kernel \[RAW hazard on __shared__ memory, threads \([0-9,]+\) and \([0-9,]+\) of block \([0-9,]+\)\]
 // clang-format on
 // race_reduce_raw — a butterfly all-reduce in shared memory (each step, thread
 // t adds its partner t ^ m's partial) without the barrier after the write:

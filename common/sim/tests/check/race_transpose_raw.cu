@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: racecheck
-// CHECK-EXPECT: Race reported between Write access at .*race_transpose_raw\.cu:26 in transpose_kernel
-// CHECK-EXPECT: and Read access at .*race_transpose_raw\.cu:31 in transpose_kernel \[RAW hazard on __shared__ memory, threads \([0-9,]+\) and \([0-9,]+\) of block \([0-9,]+\)\]
+// CHECK-EXPECT: Race reported between Write access at [^=]*race_transpose_raw\.cu:26 in transpose_kernel
+// CHECK-EXPECT: and Read access at [^=]*race_transpose_raw\.cu:31 in transpose_kernel \[RAW hazard on __shared__ memory, threads \([0-9,]+\) and \([0-9,]+\) of block \([0-9,]+\)\]
 // clang-format on
 // race_transpose_raw — a tiled transpose without the barrier between the
 // tile's store and its transposed load: thread (x, y) reads the element that

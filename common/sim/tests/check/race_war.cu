@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: racecheck
-// CHECK-EXPECT: Race reported between Read access at .*race_war\.cu:27 in rotate_kernel
-// CHECK-EXPECT: and Write access at .*race_war\.cu:29 in rotate_kernel \[WAR hazard on __shared__ memory, threads \([0-9,]+\) and \([0-9,]+\) of block \([0-9,]+\)\]
+// CHECK-EXPECT: Race reported between Read access at [^=]*race_war\.cu:27 in rotate_kernel
+// CHECK-EXPECT: and Write access at [^=]*race_war\.cu:29 in rotate_kernel \[WAR hazard on __shared__ memory, threads \([0-9,]+\) and \([0-9,]+\) of block \([0-9,]+\)\]
 // clang-format on
 // race_war — rotating a block's values one place per step: each thread reads
 // its right neighbour's element, then overwrites its own, with no barrier

@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: racecheck
-// CHECK-EXPECT: Race reported between Write access at .*race_waw\.cu:27 in find_kernel
-// CHECK-EXPECT: and Write access at .*race_waw\.cu:27 in find_kernel \[WAW hazard on __shared__ memory, threads \([0-9,]+\) and \([0-9,]+\) of block \([0-9,]+\)\]
+// CHECK-EXPECT: Race reported between Write access at [^=]*race_waw\.cu:27 in find_kernel
+// CHECK-EXPECT: and Write access at [^=]*race_waw\.cu:27 in find_kernel \[WAW hazard on __shared__ memory, threads \([0-9,]+\) and \([0-9,]+\) of block \([0-9,]+\)\]
 // clang-format on
 // race_waw — "the index of a negative value in the block" kept in one shared
 // variable that every thread with a negative value writes (a different value

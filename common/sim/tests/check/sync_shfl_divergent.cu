@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: synccheck
 // CHECK-EXPECT: Barrier error detected\. Divergent thread\(s\) in warp
-// CHECK-EXPECT: at pair_sum_kernel in .*sync_shfl_divergent\.cu:22
+// CHECK-EXPECT: at pair_sum_kernel in [^=]*sync_shfl_divergent\.cu:22
 // clang-format on
 // sync_shfl_divergent — a shuffle inside `if (lane < 16)` with the full mask:
 // the mask names lanes 16..31, which never call it.

@@ -1,7 +1,7 @@
 // clang-format off
 // CHECK-TOOL: synccheck
 // CHECK-EXPECT: Barrier error detected\. Divergent thread\(s\) in warp
-// CHECK-EXPECT: at warp_sum_kernel in .*sync_shfl_mask\.cu:23
+// CHECK-EXPECT: at warp_sum_kernel in [^=]*sync_shfl_mask\.cu:23
 // CHECK-EXPECT: by thread \((1[6-9]|2[0-9]|3[01]),0,0\) in block \([0-3],0,0\)
 // clang-format on
 // sync_shfl_mask — a warp sum whose __shfl_down_sync mask names lanes 0..15
