@@ -273,7 +273,8 @@ __attribute__((noinline)) void run_next_search(fiber_context *from, size_t start
             t.state = RUNNABLE;
             w.running = i;
             threadIdx = t.tid;
-            fiber_switch(from, &t.ctx);
+            if (&t.ctx != from) // the running thread itself goes on without a switch
+                fiber_switch(from, &t.ctx);
             return;
         }
     }
@@ -288,7 +289,8 @@ inline __attribute__((always_inline)) void run_next(fiber_context *from, size_t 
         t->state = RUNNABLE;
         w->running = start;
         threadIdx = t->tid;
-        fiber_switch(from, &t->ctx);
+        if (&t->ctx != from) // the running thread itself goes on without a switch
+            fiber_switch(from, &t->ctx);
         return;
     }
     run_next_search(from, start);
