@@ -1,5 +1,5 @@
 # Runs one program of the check corpus under GPULAB_SIM_CHECK and judges it:
-#   cmake -DPROG=<plain program> -DSRC=<its .cu> -P run_check.cmake
+#   cmake -DPROG=<plain program> -DSRC=<its .cu> [-DCLEAN=1] -P run_check.cmake
 # The plain program must re-run itself as its check twin. A buggy program
 # (// CHECK-EXPECT: lines) must produce every expected line, a nonzero ERROR
 # SUMMARY and exit status 1; a correct one (// CHECK-CLEAN) must produce
@@ -7,6 +7,9 @@
 file(STRINGS "${SRC}" tool_line REGEX "^// CHECK-TOOL: " LIMIT_COUNT 1)
 file(STRINGS "${SRC}" expects REGEX "^// CHECK-EXPECT: ")
 file(STRINGS "${SRC}" clean REGEX "^// CHECK-CLEAN" LIMIT_COUNT 1)
+if(CLEAN)
+  set(clean 1) # -DCLEAN=1: a correct program from elsewhere (the conformance suite)
+endif()
 file(STRINGS "${SRC}" devices_line REGEX "^// DEVICES: [0-9]+" LIMIT_COUNT 1)
 string(REGEX REPLACE "^// CHECK-TOOL: *([a-z,]+).*" "\\1" tool "${tool_line}")
 if(NOT tool)
