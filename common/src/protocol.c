@@ -1,0 +1,270 @@
+/* The lab program protocol: see lab/protocol.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "lab/protocol.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *out, const char *program, const char *description)
+{
+    fprintf(out,
+            "%s\n"
+            "usage: %s                      demo: make inputs, check against the CPU, print PASS "
+            "or FAIL\n"
+            "       %s --in DIR --out DIR   graded: read DIR/*.npy, write OUT/*.npy and "
+            "OUT/result.json\n"
+            "       %s --help\n"
+            "exit status: 0 pass, 1 fail, 2 bad usage or input, 77 no usable device\n",
+            description ? description : "", program, program, program);
+}
+
+static void usage_error(const char *program, const char *description, const char *what,
+                        const char *arg)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: %s%s%s\n", program, what, arg ? ": " : "", arg ? arg : "");
+    usage(stderr, program, description);
+    exit(LAB_EXIT_USAGE);
+}
+
+static void copy_dir(char *dst, const char *src, const char *program, const char *description)
+{
+    if (strlen(src) >= LAB_ARGS_PATH_MAX)
+        usage_error(program, description, "directory name too long", src);
+    strcpy(dst, src);
+}
+
+void lab_args_parse(lab_args *out, int argc, char **argv, const char *description)
+{
+    memset(out, 0, sizeof(*out));
+    out->program = argc > 0 ? argv[0] : "lab";
+    int have_in = 0, have_out = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout, out->program, description);
+            exit(LAB_EXIT_PASS);
+        } else if (strcmp(a, "--in") == 0 || strcmp(a, "--out") == 0) {
+            if (i + 1 >= argc)
+                usage_error(out->program, description, "missing directory after", a);
+            int is_in = a[2] == 'i';
+            copy_dir(is_in ? out->in_dir : out->out_dir, argv[++i], out->program, description);
+            *(is_in ? &have_in : &have_out) = 1;
+        } else {
+            usage_error(out->program, description, "unknown argument", a);
+        }
+    }
+    if (have_in != have_out)
+        usage_error(out->program, description,
+                    have_in ? "--in needs --out as well" : "--out needs --in as well", NULL);
+    out->graded = have_in;
+    if (out->graded && access(out->in_dir, R_OK | X_OK) != 0)
+        usage_error(out->program, description, "cannot read the input directory", out->in_dir);
+    if (out->graded && access(out->out_dir, W_OK | X_OK) != 0)
+        usage_error(out->program, description, "cannot write to the output directory",
+                    out->out_dir);
+}
+
+static void path_of(char *buf, size_t len, const char *dir, const char *name, const char *ext)
+{
+    snprintf(buf, len, "%s/%s%s", dir, name, ext);
+}
+
+void lab_input(lab_npy_array *arr, const lab_args *args, const char *name, lab_dtype dtype,
+               int ndim)
+{
+    char path[LAB_ARGS_PATH_MAX + 256];
+    lab_error err;
+    path_of(path, sizeof(path), args->in_dir, name, ".npy");
+    if (lab_npy_read(arr, &err, path) != LAB_OK) {
+        fflush(stdout);
+        fprintf(stderr, "%s: input %s: %s\n", args->program, name, err.msg);
+        exit(LAB_EXIT_USAGE);
+    }
+    if (arr->dtype != dtype || (ndim >= 0 && arr->ndim != ndim)) {
+        fflush(stdout);
+        fprintf(stderr, "%s: %s: expected %s with %d dimension(s), found %s with %d\n",
+                args->program, path, lab_dtype_name(dtype), ndim, lab_dtype_name(arr->dtype),
+                arr->ndim);
+        lab_npy_free(arr);
+        exit(LAB_EXIT_USAGE);
+    }
+}
+
+void lab_output(const lab_args *args, const char *name, lab_dtype dtype, int ndim,
+                const size_t *shape, const void *data)
+{
+    char path[LAB_ARGS_PATH_MAX + 256];
+    lab_error err;
+    path_of(path, sizeof(path), args->out_dir, name, ".npy");
+    if (lab_npy_write(path, &err, dtype, ndim, shape, data) != LAB_OK) {
+        fflush(stdout);
+        fprintf(stderr, "%s: output %s: %s\n", args->program, name, err.msg);
+        exit(LAB_EXIT_USAGE);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* result.json */
+
+typedef struct fact {
+    char *key;  /* as given */
+    char *json; /* the value, already in JSON */
+} fact;
+
+struct lab_result {
+    fact *facts;
+    size_t n, cap;
+};
+
+lab_result *lab_result_create(void)
+{
+    lab_result *r = calloc(1, sizeof(*r));
+    return r;
+}
+
+void lab_result_destroy(lab_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->facts[i].key);
+        free(r->facts[i].json);
+    }
+    free(r->facts);
+    free(r);
+}
+
+/* Appends s to buf as a JSON string (quotes and escapes included). */
+static char *json_string(const char *s)
+{
+    size_t len = strlen(s), j = 0;
+    char *out = malloc(len * 6 + 3);
+    if (!out)
+        return NULL;
+    out[j++] = '"';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            out[j++] = '\\';
+            out[j++] = (char)*p;
+        } else if (*p == '\n') {
+            out[j++] = '\\';
+            out[j++] = 'n';
+        } else if (*p == '\t') {
+            out[j++] = '\\';
+            out[j++] = 't';
+        } else if (*p < 0x20) {
+            j += (size_t)sprintf(out + j, "\\u%04x", *p);
+        } else {
+            out[j++] = (char)*p; /* UTF-8 passes through */
+        }
+    }
+    out[j++] = '"';
+    out[j] = '\0';
+    return out;
+}
+
+/* Takes ownership of json. */
+static int set_fact(lab_result *r, const char *key, char *json)
+{
+    if (!json)
+        return LAB_ENOMEM;
+    for (size_t i = 0; i < r->n; i++) {
+        if (strcmp(r->facts[i].key, key) == 0) {
+            free(r->facts[i].json);
+            r->facts[i].json = json;
+            return LAB_OK;
+        }
+    }
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 8;
+        fact *f = realloc(r->facts, cap * sizeof(*f));
+        if (!f) {
+            free(json);
+            return LAB_ENOMEM;
+        }
+        r->facts = f;
+        r->cap = cap;
+    }
+    char *k = strdup(key);
+    if (!k) {
+        free(json);
+        return LAB_ENOMEM;
+    }
+    r->facts[r->n].key = k;
+    r->facts[r->n].json = json;
+    r->n++;
+    return LAB_OK;
+}
+
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...)
+{
+    char buf[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    return strdup(buf);
+}
+
+int lab_result_set_string(lab_result *r, const char *key, const char *value)
+{
+    return set_fact(r, key, json_string(value ? value : ""));
+}
+
+int lab_result_set_int(lab_result *r, const char *key, long long value)
+{
+    return set_fact(r, key, format("%lld", value));
+}
+
+int lab_result_set_number(lab_result *r, const char *key, double value)
+{
+    if (!isfinite(value))
+        return set_fact(r, key, strdup("null"));
+    return set_fact(r, key, format("%.17g", value));
+}
+
+int lab_result_set_bool(lab_result *r, const char *key, int value)
+{
+    return set_fact(r, key, strdup(value ? "true" : "false"));
+}
+
+int lab_result_write(const lab_result *r, lab_error *err, const char *path)
+{
+    char tmp[LAB_ARGS_PATH_MAX + 64];
+    snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return lab_error_set(err, LAB_EIO, "%s: %s", path, strerror(errno));
+    fputs("{", f);
+    for (size_t i = 0; i < r->n; i++) {
+        char *key = json_string(r->facts[i].key);
+        fprintf(f, "%s\n  %s: %s", i ? "," : "", key ? key : "\"?\"", r->facts[i].json);
+        free(key);
+    }
+    fputs(r->n ? "\n}\n" : "}\n", f);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return lab_error_set(err, LAB_EIO, "%s: %s", path, strerror(e));
+    }
+    return LAB_OK;
+}
+
+void lab_result_save(const lab_args *args, const lab_result *r)
+{
+    char path[LAB_ARGS_PATH_MAX + 32];
+    lab_error err;
+    snprintf(path, sizeof(path), "%s/result.json", args->out_dir);
+    if (lab_result_write(r, &err, path) != LAB_OK) {
+        fflush(stdout);
+        fprintf(stderr, "%s: %s\n", args->program, err.msg);
+        exit(LAB_EXIT_USAGE);
+    }
+}

@@ -1,0 +1,166 @@
+/* Unit tests of lab/protocol.h: modes, bad usage, inputs, outputs, result.json. */
+#include "lab_test_child.h"
+
+#include "lab/protocol.h"
+#include "lab_test.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static char scratch[256];
+static int call_argc;
+static char **call_argv;
+
+static void parse_child(void *arg)
+{
+    lab_args a;
+    (void)arg;
+    lab_args_parse(&a, call_argc, call_argv, "a test program");
+    fprintf(stderr, "[graded=%d in=%s out=%s]\n", a.graded, a.in_dir, a.out_dir);
+}
+
+static int parse(char *err, size_t len, int argc, char **argv)
+{
+    call_argc = argc;
+    call_argv = argv;
+    return lab_test_run_child(parse_child, NULL, err, len);
+}
+
+static void test_modes(void)
+{
+    char err[4096];
+    char *demo[] = { "prog", NULL };
+    CHECK_EQ_INT(parse(err, sizeof(err), 1, demo), 0);
+    CHECK_CONTAINS(err, "[graded=0 in= out=]");
+    char *graded[] = { "prog", "--in", scratch, "--out", scratch, NULL };
+    CHECK_EQ_INT(parse(err, sizeof(err), 5, graded), 0);
+    CHECK_CONTAINS(err, "[graded=1 in=");
+}
+
+static void test_bad_usage(void)
+{
+    char err[4096];
+    char *unknown[] = { "prog", "--frobnicate", NULL };
+    CHECK_EQ_INT(parse(err, sizeof(err), 2, unknown), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "prog: unknown argument: --frobnicate");
+    CHECK_CONTAINS(err, "usage: prog");
+    char *half[] = { "prog", "--in", scratch, NULL };
+    CHECK_EQ_INT(parse(err, sizeof(err), 3, half), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "--in needs --out as well");
+    char *dangling[] = { "prog", "--out", NULL };
+    CHECK_EQ_INT(parse(err, sizeof(err), 2, dangling), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "missing directory after: --out");
+    char *missing[] = { "prog", "--in", "/nonexistent/dir", "--out", scratch, NULL };
+    CHECK_EQ_INT(parse(err, sizeof(err), 5, missing), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "cannot read the input directory: /nonexistent/dir");
+}
+
+static void help_child(void *arg)
+{
+    lab_args a;
+    char *argv[] = { "prog", "--help", NULL };
+    (void)arg;
+    fclose(stdout);
+    stdout = stderr; /* capture the usage with stderr */
+    lab_args_parse(&a, 2, argv, "adds two vectors");
+}
+
+static void test_help(void)
+{
+    char err[4096];
+    CHECK_EQ_INT(lab_test_run_child(help_child, NULL, err, sizeof(err)), 0);
+    CHECK_CONTAINS(err, "adds two vectors");
+    CHECK_CONTAINS(err, "--in DIR --out DIR");
+}
+
+static lab_args graded_args(void)
+{
+    lab_args a;
+    memset(&a, 0, sizeof(a));
+    a.graded = 1;
+    a.program = "prog";
+    strcpy(a.in_dir, scratch);
+    strcpy(a.out_dir, scratch);
+    return a;
+}
+
+static void input_child(void *arg)
+{
+    lab_args a = graded_args();
+    lab_npy_array arr;
+    lab_input(&arr, &a, (const char *)arg, LAB_DTYPE_F32, 1);
+    fprintf(stderr, "[read %zu]\n", arr.count);
+    lab_npy_free(&arr);
+}
+
+static void test_inputs_and_outputs(void)
+{
+    char err[4096];
+    lab_args a = graded_args();
+    float x[3] = { 1.0f, 2.0f, 3.0f };
+    size_t shape1[1] = { 3 }, shape2[2] = { 1, 3 };
+    lab_output(&a, "x", LAB_DTYPE_F32, 1, shape1, x);
+    lab_output(&a, "m", LAB_DTYPE_F32, 2, shape2, x);
+    CHECK_EQ_INT(lab_test_run_child(input_child, "x", err, sizeof(err)), 0);
+    CHECK_CONTAINS(err, "[read 3]");
+    CHECK_EQ_INT(lab_test_run_child(input_child, "nope", err, sizeof(err)), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "prog: input nope: ");
+    CHECK_CONTAINS(err, "nope.npy");
+    CHECK_EQ_INT(lab_test_run_child(input_child, "m", err, sizeof(err)), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "m.npy: expected float32 with 1 dimension(s), found float32 with 2");
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[4096];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static void test_result_json(void)
+{
+    char path[512];
+    lab_error err;
+    lab_result *r = lab_result_create();
+    CHECK(r != NULL);
+    CHECK_EQ_INT(lab_result_set_string(r, "device", "gpulab \"sim\"\n\t\x01"), LAB_OK);
+    CHECK_EQ_INT(lab_result_set_int(r, "blocks", 6), LAB_OK);
+    CHECK_EQ_INT(lab_result_set_number(r, "ms", 0.5), LAB_OK);
+    CHECK_EQ_INT(lab_result_set_number(r, "bad", 0.0 / 0.0), LAB_OK);
+    CHECK_EQ_INT(lab_result_set_bool(r, "pass", 1), LAB_OK);
+    CHECK_EQ_INT(lab_result_set_int(r, "blocks", 7), LAB_OK); /* replaces */
+    snprintf(path, sizeof(path), "%s/result.json", scratch);
+    CHECK_EQ_INT(lab_result_write(r, &err, path), LAB_OK);
+    CHECK_STREQ(slurp(path), "{\n  \"device\": \"gpulab \\\"sim\\\"\\n\\t\\u0001\",\n"
+                             "  \"blocks\": 7,\n  \"ms\": 0.5,\n  \"bad\": null,\n"
+                             "  \"pass\": true\n}\n");
+    CHECK_EQ_INT(lab_result_write(r, &err, "/nonexistent/dir/result.json"), LAB_EIO);
+    CHECK_CONTAINS(err.msg, "/nonexistent/dir/result.json: ");
+    lab_result_destroy(r);
+    lab_result_destroy(NULL);
+    lab_result *empty = lab_result_create();
+    CHECK_EQ_INT(lab_result_write(empty, &err, path), LAB_OK);
+    CHECK_STREQ(slurp(path), "{}\n");
+    lab_result_destroy(empty);
+}
+
+int main(void)
+{
+    snprintf(scratch, sizeof(scratch), "/tmp/gpulab-protocol-XXXXXX");
+    if (!mkdtemp(scratch))
+        return 1;
+    LAB_TEST_RUN(test_modes);
+    LAB_TEST_RUN(test_bad_usage);
+    LAB_TEST_RUN(test_help);
+    LAB_TEST_RUN(test_inputs_and_outputs);
+    LAB_TEST_RUN(test_result_json);
+    char cmd[512];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+    if (system(cmd) != 0)
+        printf("could not remove %s\n", scratch);
+    LAB_TEST_MAIN_END();
+}
