@@ -1,0 +1,180 @@
+/* report.c — see report.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "report.h"
+
+#include "json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int grade_report_add(grade_report *r, const grade_result *res)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        grade_result *v = realloc(r->results, cap * sizeof(*v));
+        if (!v)
+            return -1;
+        r->results = v;
+        r->cap = cap;
+    }
+    r->results[r->n++] = *res;
+    return 0;
+}
+
+void grade_report_free(grade_report *r)
+{
+    if (!r)
+        return;
+    free(r->results);
+    r->results = NULL;
+    r->n = r->cap = 0;
+}
+
+void grade_report_total(const grade_report *r, const char *variant, double *score, double *max)
+{
+    *score = *max = 0.0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (strcmp(r->results[i].variant, variant) != 0)
+            continue;
+        *score += r->results[i].points;
+        *max += r->results[i].max_points;
+    }
+}
+
+void grade_report_table(FILE *f, const grade_report *r)
+{
+    fprintf(f, "%-8s %-9s %-34s %9s %8s  %s\n", "lab", "variant", "check", "points", "time",
+            "reason");
+    for (size_t i = 0; i < r->n; i++) {
+        const grade_result *x = &r->results[i];
+        fprintf(f, "%-8s %-9s %-34s %4.0f/%-4.0f %6.2f s  %s\n", x->lab, x->variant, x->check,
+                x->points, x->max_points, x->seconds, x->passed ? "" : x->reason);
+    }
+    const char *variants[] = { "solution", "student" };
+    for (int v = 0; v < 2; v++) {
+        double s, m;
+        grade_report_total(r, variants[v], &s, &m);
+        if (m > 0)
+            fprintf(f, "%-8s %-9s %-34s %4.0f/%-4.0f (%.0f%%)\n", "total", variants[v], "", s, m,
+                    100.0 * s / m);
+    }
+    fprintf(f, "backend: %s%s; isolation: %s; seed %llu; %.1f s\n", r->backend,
+            strcmp(r->backend, "sim") == 0 ? " (CPU simulator: times are CPU times)" : "",
+            r->isolation, r->seed, r->seconds);
+}
+
+int grade_report_json(const grade_report *r, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "{\n  \"backend\": ");
+    grade_json_write_string(f, r->backend);
+    fprintf(f, ",\n  \"isolation\": ");
+    grade_json_write_string(f, r->isolation);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"seconds\": %.3f,\n  \"results\": [", r->seed, r->seconds);
+    for (size_t i = 0; i < r->n; i++) {
+        const grade_result *x = &r->results[i];
+        fprintf(f, "%s\n    {\"lab\": ", i ? "," : "");
+        grade_json_write_string(f, x->lab);
+        fprintf(f, ", \"variant\": ");
+        grade_json_write_string(f, x->variant);
+        fprintf(f, ", \"check\": ");
+        grade_json_write_string(f, x->check);
+        fprintf(f,
+                ", \"points\": %g, \"max_points\": %g, \"seconds\": %.3f, \"passed\": %s, "
+                "\"reason\": ",
+                x->points, x->max_points, x->seconds, x->passed ? "true" : "false");
+        grade_json_write_string(f, x->reason);
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ]\n}\n");
+    return fclose(f);
+}
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '<')
+            fputs("&lt;", f);
+        else if (*c == '>')
+            fputs("&gt;", f);
+        else if (*c == '&')
+            fputs("&amp;", f);
+        else if (*c == '"')
+            fputs("&quot;", f);
+        else if (*c < 0x20 && *c != '\n' && *c != '\t')
+            fputc('?', f); /* not allowed in XML 1.0 */
+        else
+            fputc(*c, f);
+    }
+}
+
+int grade_report_junit(const grade_report *r, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    size_t failures = 0;
+    if (!f)
+        return -1;
+    for (size_t i = 0; i < r->n; i++)
+        failures += !r->results[i].passed;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f, "<testsuites tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n", r->n, failures,
+            r->seconds);
+    fprintf(f, "  <testsuite name=\"gpulab-grade (");
+    xml_text(f, r->backend);
+    fprintf(f, ")\" tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n", r->n, failures, r->seconds);
+    for (size_t i = 0; i < r->n; i++) {
+        const grade_result *x = &r->results[i];
+        fprintf(f, "    <testcase classname=\"");
+        xml_text(f, x->lab);
+        fputc('.', f);
+        xml_text(f, x->variant);
+        fprintf(f, "\" name=\"");
+        xml_text(f, x->check);
+        fprintf(f, "\" time=\"%.3f\"", x->seconds);
+        if (x->passed) {
+            fprintf(f, "/>\n");
+            continue;
+        }
+        fprintf(f, ">\n      <failure message=\"");
+        xml_text(f, x->reason);
+        fprintf(f, "\">%g of %g points</failure>\n    </testcase>\n", x->points, x->max_points);
+    }
+    fprintf(f, "  </testsuite>\n</testsuites>\n");
+    return fclose(f);
+}
+
+int grade_report_gradescope(const grade_report *r, const char *variant, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    double score, max;
+    int first = 1;
+    if (!f)
+        return -1;
+    grade_report_total(r, variant, &score, &max);
+    fprintf(f, "{\n  \"score\": %g,\n  \"execution_time\": %.3f,\n  \"output\": ", score,
+            r->seconds);
+    char head[512];
+    snprintf(head, sizeof(head), "Graded on the %s backend%s.", r->backend,
+             strcmp(r->backend, "sim") == 0 ? " (the CPU simulator; times are CPU times)" : "");
+    grade_json_write_string(f, head);
+    fprintf(f, ",\n  \"tests\": [");
+    for (size_t i = 0; i < r->n; i++) {
+        const grade_result *x = &r->results[i];
+        if (strcmp(x->variant, variant) != 0)
+            continue;
+        char name[256];
+        snprintf(name, sizeof(name), "%s: %s", x->lab, x->check);
+        fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
+        first = 0;
+        grade_json_write_string(f, name);
+        fprintf(f,
+                ", \"score\": %g, \"max_score\": %g, \"status\": \"%s\", \"output\": ", x->points,
+                x->max_points, x->passed ? "passed" : "failed");
+        grade_json_write_string(f, x->passed ? "" : x->reason);
+        fprintf(f, ", \"visibility\": \"visible\"}");
+    }
+    fprintf(f, "\n  ]\n}\n");
+    return fclose(f);
+}

@@ -1,0 +1,45 @@
+/*
+ * report.h — the grader's results and the forms they are written in: the
+ * terminal table, JSON, JUnit XML (read by CI systems) and Gradescope's
+ * results.json.
+ */
+#ifndef GRADE_REPORT_H
+#define GRADE_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct grade_result {
+    char lab[64];     /* "lab03" */
+    char variant[16]; /* "student" or "solution" */
+    char check[128];  /* check name */
+    double points, max_points;
+    double seconds; /* wall time of the program's run */
+    int passed;
+    char reason[512]; /* one line when not passed */
+} grade_result;
+
+typedef struct grade_report {
+    grade_result *results;
+    size_t n, cap;
+    char backend[16];    /* "sim" or "cuda" */
+    char isolation[256]; /* what the runs were under */
+    unsigned long long seed;
+    double seconds; /* the whole grading */
+} grade_report;
+
+/* Appends a result (copied); returns 0 or -1 when out of memory. */
+int grade_report_add(grade_report *r, const grade_result *res);
+void grade_report_free(grade_report *r);
+/* Score and maximum of one variant ("student", "solution"), all labs. */
+void grade_report_total(const grade_report *r, const char *variant, double *score, double *max);
+
+/* The table people read: one row per check, totals per variant. */
+void grade_report_table(FILE *f, const grade_report *r);
+/* Each returns 0, or -1 with errno set when the file cannot be written. */
+int grade_report_json(const grade_report *r, const char *path);
+int grade_report_junit(const grade_report *r, const char *path);
+/* Gradescope's results.json for one variant (what a submission scored). */
+int grade_report_gradescope(const grade_report *r, const char *variant, const char *path);
+
+#endif
