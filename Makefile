@@ -1,17 +1,21 @@
 # gpulab — the short commands. Everything here is a thin layer over CMake and
 # CTest; see README.md and CONTRIBUTING.md.
 #
+#   make grade      install what is missing, build, and grade labs/ and solutions/
+#                   side by side on the best backend here (a table at the end)
 #   make            configure and build everything (build/)
 #   make test       install what is missing, build with warnings as errors,
 #                   run the whole CTest suite, build the docs
 #   make docs       the Doxygen documentation (build/docs/html/index.html)
 #   make bench-sim  how fast the CPU simulator runs kernels, on one core
+#   make handout    build/gpulab-handout.tar.gz: the students' kit, without solutions
 #   make deps       install the Debian/Ubuntu packages gpulab needs
 #   make format     clang-format every C, CUDA and C++ file
 #   make clean      remove build/
 #
 # Variables: BUILD (build directory), JOBS (parallel jobs), CMAKE_ARGS (extra
-# configure arguments, e.g. CMAKE_ARGS=-DGPULAB_CUDA=OFF), CTEST_ARGS.
+# configure arguments, e.g. CMAKE_ARGS=-DGPULAB_CUDA=OFF), CTEST_ARGS,
+# GRADE_ARGS (e.g. GRADE_ARGS="--backend sim --json grades.json").
 
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -20,7 +24,7 @@ CTEST_ARGS ?=
 
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null)
 
-.PHONY: all build configure test docs deps deps-check format format-check clean bench-sim
+.PHONY: all build configure test grade docs deps deps-check format format-check clean bench-sim handout
 
 all: build
 
@@ -42,8 +46,16 @@ test: deps
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 	cmake --build $(BUILD) --target docs
 
+grade: deps
+	cmake -S . -B $(BUILD) $(CMAKE_ARGS)
+	cmake --build $(BUILD) -j $(JOBS)
+	$(BUILD)/bin/gpulab-grade --compare $(GRADE_ARGS)
+
 docs: configure
 	cmake --build $(BUILD) --target docs
+
+handout: configure
+	cmake --build $(BUILD) --target handout
 
 bench-sim: build
 	cmake --build $(BUILD) --target run-bench-sim

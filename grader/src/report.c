@@ -43,11 +43,16 @@ void grade_report_total(const grade_report *r, const char *variant, double *scor
 
 void grade_report_table(FILE *f, const grade_report *r)
 {
-    fprintf(f, "%-8s %-9s %-34s %9s %8s  %s\n", "lab", "variant", "check", "points", "time",
+    int w = 5; /* width of the check column */
+    for (size_t i = 0; i < r->n; i++) {
+        int len = (int)strlen(r->results[i].check);
+        w = len > w ? len : w;
+    }
+    fprintf(f, "%-8s %-9s %-*s %9s %8s  %s\n", "lab", "variant", w, "check", "points", "time",
             "reason");
     for (size_t i = 0; i < r->n; i++) {
         const grade_result *x = &r->results[i];
-        fprintf(f, "%-8s %-9s %-34s %4.0f/%-4.0f %6.2f s  %s\n", x->lab, x->variant, x->check,
+        fprintf(f, "%-8s %-9s %-*s %4.0f/%-4.0f %6.2f s  %s\n", x->lab, x->variant, w, x->check,
                 x->points, x->max_points, x->seconds, x->passed ? "" : x->reason);
     }
     const char *variants[] = { "solution", "student" };
@@ -55,7 +60,7 @@ void grade_report_table(FILE *f, const grade_report *r)
         double s, m;
         grade_report_total(r, variants[v], &s, &m);
         if (m > 0)
-            fprintf(f, "%-8s %-9s %-34s %4.0f/%-4.0f (%.0f%%)\n", "total", variants[v], "", s, m,
+            fprintf(f, "%-8s %-9s %-*s %4.0f/%-4.0f (%.0f%%)\n", "total", variants[v], w, "", s, m,
                     100.0 * s / m);
     }
     fprintf(f, "backend: %s%s; isolation: %s; seed %llu; %.1f s\n", r->backend,

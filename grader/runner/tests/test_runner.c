@@ -1,0 +1,494 @@
+/*
+ * test_runner.c — runs each purpose-built faulty program (tests/faults/) through
+ * grade_run_program and checks how the runner says it ended, its timings,
+ * its output, and that nothing of the program is left running.
+ *
+ * Usage: test-runner FAULTS_DIR [all|isolation|NAME...]
+ *   all (default)  every test that does not need root
+ *   isolation      the tests of the privilege drop and the network namespace;
+ *                  returns 77 (skipped) when not run as root
+ *   NAME...        only the tests whose names contain one of these words
+ *                  (for valgrind: test-runner DIR ok segv)
+ */
+#define _GNU_SOURCE
+
+#include "lab_test.h"
+#include "runner.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *faults_dir;
+static int is_root;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Processes (zombies included) of the run's group or session, or children of ours. */
+static int leftovers(pid_t group)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return -1;
+    int found = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        char path[300], buf[1024];
+        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        char *rp = strrchr(buf, ')');
+        char state;
+        int ppid, pgrp, sid;
+        if (!rp || sscanf(rp + 1, " %c %d %d %d", &state, &ppid, &pgrp, &sid) != 4)
+            continue;
+        if (pgrp == group || sid == group || ppid == getpid()) {
+            printf("  left behind: pid %s state %c ppid %d pgrp %d sid %d\n", e->d_name, state,
+                   ppid, pgrp, sid);
+            found++;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+static grade_limits short_limits(void)
+{
+    grade_limits l = { 0 };
+    l.wall_seconds = 5.0;
+    l.cpu_seconds = 5.0;
+    l.address_space = (size_t)1 << 30;
+    l.file_size = (size_t)64 << 20;
+    l.max_processes = 50;
+    l.output_bytes = (size_t)64 << 10;
+    return l;
+}
+
+/* Runs faults_dir/name with up to two arguments and prints a one-line summary. */
+static int run_fault(grade_run *r, const char *name, const char *arg1, const char *arg2,
+                     const grade_limits *l, const char *setup)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", faults_dir, name);
+    const char *argv[] = { path, arg1, arg2, NULL };
+    const char *extra[] = { "GPULAB_RUNNER_TEST=42", NULL };
+    lab_error err = { 0 };
+    int rc = grade_run_program(r, &err, argv, extra, l, setup);
+    printf("  %s: %s, %s; wall %.2f s, cpu %.2f s; out %zu bytes%s, err %zu bytes; [%s]\n", name,
+           grade_end_name(r->end), r->reason, r->wall_seconds, r->cpu_seconds, r->out_len,
+           r->out_truncated ? " (truncated)" : "", r->err_len, r->isolation);
+    if (rc != LAB_OK)
+        printf("  runner error: %s\n", err.msg);
+    return rc;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Tests that run anywhere
+ */
+
+static void test_ok(void)
+{
+    char setup[] = "/tmp/gpulab-runner-setup-XXXXXX";
+    CHECK(mkdtemp(setup) != NULL);
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/input.txt", setup);
+    write_file(path, "hello\n");
+    snprintf(path, sizeof(path), "%s/out", setup);
+    CHECK(mkdir(path, 0755) == 0);
+    snprintf(path, sizeof(path), "%s/link", setup);
+    CHECK(symlink("/etc/passwd", path) == 0); /* links are not copied */
+
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "ok", NULL, NULL, &l, setup), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_EXITED);
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_EQ_INT(r.signal, 0);
+    CHECK_STREQ(r.signal_name, "");
+    CHECK_STREQ(r.reason, "exited with status 0");
+    CHECK_STREQ(r.out, "hello stdout; input=hello; var=42\n");
+    CHECK_STREQ(r.err, "hello stderr\n");
+    CHECK(!r.out_truncated && !r.err_truncated);
+    CHECK(r.wall_seconds > 0 && r.wall_seconds < 2.0);
+    CHECK(r.cpu_seconds >= 0 && r.cpu_seconds < 1.0);
+    CHECK_CONTAINS(r.isolation, "process group, rlimits");
+    if (is_root) {
+        CHECK_CONTAINS(r.isolation, "unprivileged user nobody");
+        CHECK_CONTAINS(r.isolation, "no network (new net namespace)");
+    }
+    CHECK(strncmp(r.workdir, "/tmp/gpulab-run-", 16) == 0 || getenv("TMPDIR"));
+    snprintf(path, sizeof(path), "%s/out/result.txt", r.workdir);
+    FILE *f = fopen(path, "r");
+    char line[64] = "";
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(fgets(line, sizeof(line), f) != NULL);
+        fclose(f);
+    }
+    CHECK_STREQ(line, "result of hello\n");
+    snprintf(path, sizeof(path), "%s/link", r.workdir);
+    struct stat st;
+    CHECK(lstat(path, &st) != 0);
+    CHECK_EQ_INT(leftovers(r.pid), 0);
+
+    char workdir[sizeof(r.workdir)];
+    snprintf(workdir, sizeof(workdir), "%s", r.workdir);
+    grade_run_free(&r);
+    CHECK(stat(workdir, &st) != 0 && errno == ENOENT);
+    grade_run_free(&r); /* twice is fine */
+    grade_run_free(NULL);
+
+    snprintf(path, sizeof(path), "%s/input.txt", setup);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/link", setup);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/out", setup);
+    rmdir(path);
+    rmdir(setup);
+}
+
+static void test_exit_status(void)
+{
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "ok", "3", NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_EXITED);
+    CHECK_EQ_INT(r.exit_status, 3);
+    CHECK_STREQ(r.reason, "exited with status 3");
+    CHECK_CONTAINS(r.out, "input=;"); /* no setup: no input.txt */
+    grade_run_free(&r);
+}
+
+static void test_missing_program(void)
+{
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "no-such-program", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_START_FAILED);
+    CHECK_EQ_INT(r.exit_status, -1);
+    CHECK_CONTAINS(r.reason, "could not start");
+    CHECK_CONTAINS(r.reason, "no-such-program");
+    CHECK_CONTAINS(r.reason, "No such file or directory");
+    CHECK(r.out != NULL && r.out_len == 0);
+    CHECK_EQ_INT(leftovers(r.pid), 0);
+    grade_run_free(&r);
+
+    lab_error err = { 0 };
+    const char *none[] = { NULL };
+    CHECK_EQ_INT(grade_run_program(&r, &err, none, NULL, &l, NULL), LAB_EINVAL);
+    CHECK_EQ_INT(r.end, GRADE_START_FAILED);
+    CHECK_CONTAINS(err.msg, "no program");
+    grade_run_free(&r);
+}
+
+static void test_segv(void)
+{
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "segv", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_SIGNALED);
+    CHECK_EQ_INT(r.signal, SIGSEGV);
+    CHECK_STREQ(r.signal_name, "SIGSEGV");
+    CHECK_CONTAINS(r.reason, "crashed with SIGSEGV (segmentation fault");
+    CHECK_STREQ(r.out, "before the crash\n");
+    CHECK_EQ_INT(leftovers(r.pid), 0);
+    grade_run_free(&r);
+}
+
+static void test_abort(void)
+{
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "abort", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_SIGNALED);
+    CHECK_STREQ(r.signal_name, "SIGABRT");
+    CHECK_CONTAINS(r.reason, "crashed with SIGABRT (aborted");
+    CHECK_CONTAINS(r.err, "check failed: n > 0");
+    grade_run_free(&r);
+}
+
+static void test_spin(void)
+{
+    grade_limits l = short_limits();
+    l.cpu_seconds = 1.0;
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "spin", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_CPU_TIMEOUT);
+    CHECK_STREQ(r.signal_name, "SIGXCPU");
+    CHECK_CONTAINS(r.reason, "exceeded the CPU time limit of 1 s");
+    CHECK(r.cpu_seconds >= 0.9 && r.cpu_seconds < 2.5);
+    CHECK(r.wall_seconds < 4.5); /* well before the 5 s wall limit, even on a busy machine */
+    CHECK_EQ_INT(leftovers(r.pid), 0);
+    grade_run_free(&r);
+}
+
+static void test_sleeper(void)
+{
+    grade_limits l = short_limits();
+    l.wall_seconds = 1.0;
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "sleeper", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_WALL_TIMEOUT);
+    CHECK_EQ_INT(r.signal, SIGKILL);
+    CHECK_CONTAINS(r.reason, "killed after 1.0 s of wall time (hang?");
+    CHECK(r.wall_seconds >= 1.0 && r.wall_seconds < 2.0);
+    CHECK(r.cpu_seconds < 0.5);
+    CHECK_STREQ(r.out, "sleeping\n");
+    CHECK_EQ_INT(leftovers(r.pid), 0);
+    grade_run_free(&r);
+}
+
+static void test_forkbomb(void)
+{
+    grade_limits l = short_limits();
+    l.wall_seconds = 2.0;
+    l.max_processes = 50;
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "forkbomb", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_WALL_TIMEOUT);
+    CHECK(r.wall_seconds >= 2.0 && r.wall_seconds < 4.0);
+    /* RLIMIT_NPROC held: forks failed (as nobody, or as a user with the raised limit). */
+    CHECK_CONTAINS(r.err, "forkbomb: fork: Resource temporarily unavailable");
+    CHECK_EQ_INT(leftovers(r.pid), 0);
+    grade_run_free(&r);
+}
+
+static void test_bigalloc(void)
+{
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "bigalloc", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_SIGNALED);
+    CHECK_STREQ(r.signal_name, "SIGABRT");
+    CHECK_CONTAINS(r.reason, "ran out of memory (address space limit 1 GiB)");
+    CHECK_CONTAINS(r.reason, "SIGABRT");
+    grade_run_free(&r);
+}
+
+static void test_bigfile(void)
+{
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "bigfile", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_SIGNALED);
+    CHECK_STREQ(r.signal_name, "SIGXFSZ");
+    CHECK_CONTAINS(r.reason, "tried to write a file bigger than the limit of 64 MiB");
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/big.bin", r.workdir);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && st.st_size == ((off_t)64 << 20));
+    grade_run_free(&r);
+}
+
+static void test_chatty(void)
+{
+    grade_limits l = short_limits();
+    l.wall_seconds = 25.0;
+    l.cpu_seconds = 25.0;
+    grade_run r;
+    double t0 = now_seconds();
+    CHECK_EQ_INT(run_fault(&r, "chatty", NULL, NULL, &l, NULL), LAB_OK);
+    double took = now_seconds() - t0;
+    printf("  1 GiB of stdout read and dropped in %.2f s\n", took);
+    CHECK_EQ_INT(r.end, GRADE_EXITED); /* finished: the runner never blocked it */
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_EQ_INT(r.out_len, 64 << 10);
+    CHECK_EQ_INT(strlen(r.out), 64 << 10);
+    CHECK(r.out_truncated);
+    CHECK(!r.err_truncated);
+    CHECK_STREQ(r.err, "done\n");
+    CHECK(took < 25.0);
+    grade_run_free(&r);
+}
+
+static void test_escape(void)
+{
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "escape", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_EXITED);
+    int deep = -1;
+    CHECK(sscanf(r.out, "left behind: %d", &deep) == 1 && deep > 0);
+    if (deep > 0) {
+        errno = 0;
+        CHECK(kill(deep, 0) != 0 && errno == ESRCH); /* killed and reaped */
+    }
+    CHECK_EQ_INT(leftovers(r.pid), 0);
+    grade_run_free(&r);
+}
+
+static void test_signal_names(void)
+{
+    CHECK_STREQ(grade_signal_name(SIGSEGV), "SIGSEGV");
+    CHECK_STREQ(grade_signal_name(SIGXFSZ), "SIGXFSZ");
+    CHECK_STREQ(grade_signal_name(0), "SIG?");
+    CHECK_STREQ(grade_signal_name(1000), "SIG?");
+    CHECK_CONTAINS(grade_signal_description(SIGFPE), "division by zero");
+    CHECK_STREQ(grade_end_name(GRADE_CPU_TIMEOUT), "cpu timeout");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Tests of the isolation that root makes possible
+ */
+
+static void test_snoop(void)
+{
+    /* The grader's expected outputs, in a private sibling directory. */
+    char secret_dir[] = "/tmp/gpulab-runner-expected-XXXXXX";
+    CHECK(mkdtemp(secret_dir) != NULL);
+    char secret[256];
+    snprintf(secret, sizeof(secret), "%s/expected.npy", secret_dir);
+    write_file(secret, "SECRET-EXPECTED-OUTPUT\n");
+    chmod(secret, 0644); /* even a world-readable file: the directory is 0700 */
+
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "snoop", secret, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_EXITED);
+    CHECK_EQ_INT(r.exit_status, 1);
+    CHECK_STREQ(r.out, "denied: Permission denied\n");
+    CHECK(!strstr(r.out, "SECRET"));
+    grade_run_free(&r);
+
+    /* The control: run as root, the same program does read it (so the check above can fail). */
+    l.user = "root";
+    CHECK_EQ_INT(run_fault(&r, "snoop", secret, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_CONTAINS(r.out, "READ: SECRET-EXPECTED-OUTPUT");
+    CHECK_CONTAINS(r.isolation, "as root");
+    grade_run_free(&r);
+
+    unlink(secret);
+    rmdir(secret_dir);
+}
+
+static void test_no_network(void)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    CHECK(s >= 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(a);
+    CHECK(bind(s, (struct sockaddr *)&a, sizeof(a)) == 0 && listen(s, 4) == 0);
+    CHECK(getsockname(s, (struct sockaddr *)&a, &len) == 0);
+    char port[16];
+    snprintf(port, sizeof(port), "%d", ntohs(a.sin_port));
+
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "net", port, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_EXITED);
+    CHECK_EQ_INT(r.exit_status, 1);
+    CHECK_CONTAINS(r.out, "no network: connect:");
+    CHECK_CONTAINS(r.isolation, "no network");
+    grade_run_free(&r);
+    close(s);
+}
+
+/* As root without the drop, RLIMIT_NPROC does not hold: only the wall-time kill stops it. */
+static void test_forkbomb_as_root(void)
+{
+    grade_limits l = short_limits();
+    l.wall_seconds = 2.0;
+    l.max_processes = 50;
+    l.user = "root";
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "forkbomb", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_WALL_TIMEOUT);
+    CHECK(!strstr(r.err, "Resource temporarily unavailable")); /* root ignores RLIMIT_NPROC */
+    CHECK(r.wall_seconds >= 2.0 && r.wall_seconds < 4.0);
+    CHECK_EQ_INT(leftovers(r.pid), 0);
+    grade_run_free(&r);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * main
+ */
+
+static int argc_;
+static char **argv_;
+
+static int wanted(const char *name, int isolation)
+{
+    if (argc_ < 3 || !strcmp(argv_[2], "all"))
+        return !isolation;
+    if (!strcmp(argv_[2], "isolation"))
+        return isolation;
+    for (int i = 2; i < argc_; i++)
+        if (strstr(name, argv_[i]))
+            return !isolation || is_root;
+    return 0;
+}
+
+#define RUN(fn, isolation)                                                                         \
+    do {                                                                                           \
+        if (wanted(#fn, isolation)) {                                                              \
+            double t0_ = now_seconds();                                                            \
+            LAB_TEST_RUN(fn);                                                                      \
+            printf("     (%.2f s)\n", now_seconds() - t0_);                                        \
+        }                                                                                          \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s FAULTS_DIR [all|isolation|NAME...]\n", argv[0]);
+        return 2;
+    }
+    argc_ = argc;
+    argv_ = argv;
+    faults_dir = argv[1];
+    is_root = geteuid() == 0;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc >= 3 && !strcmp(argv[2], "isolation") && !is_root) {
+        printf("skipped: the isolation tests need root (privilege drop, network namespace)\n");
+        return LAB_TEST_SKIP;
+    }
+    RUN(test_signal_names, 0);
+    RUN(test_ok, 0);
+    RUN(test_exit_status, 0);
+    RUN(test_missing_program, 0);
+    RUN(test_segv, 0);
+    RUN(test_abort, 0);
+    RUN(test_spin, 0);
+    RUN(test_sleeper, 0);
+    RUN(test_forkbomb, 0);
+    RUN(test_bigalloc, 0);
+    RUN(test_bigfile, 0);
+    RUN(test_chatty, 0);
+    RUN(test_escape, 0);
+    RUN(test_snoop, 1);
+    RUN(test_no_network, 1);
+    RUN(test_forkbomb_as_root, 1);
+    LAB_TEST_MAIN_END();
+}

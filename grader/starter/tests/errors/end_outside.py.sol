@@ -1,0 +1,5 @@
+x = 1
+# >>> SOLUTION
+y = 2
+# <<< END
+# <<< END

@@ -1,0 +1,8 @@
+void f(void)
+{
+    // >>> SOLUTION
+    int a = 1;
+    // >>> SOLUTION
+    // === STUB
+    // <<< END
+}

@@ -1,0 +1,3 @@
+int a; // >>> SOLUTION
+/* === STUB ok */
+#   <<< END extra

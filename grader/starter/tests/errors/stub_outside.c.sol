@@ -1,0 +1,3 @@
+int x;
+/* === STUB */
+int y;

@@ -1,0 +1,8 @@
+void g(void)
+{
+    // >>> SOLUTION
+    // === STUB
+    int a;
+    // === STUB
+    // <<< END
+}

@@ -1,0 +1,7 @@
+int main(void)
+{
+    // >>> SOLUTION
+    return 0;
+    // === STUB
+    return 1;
+}
