@@ -66,6 +66,7 @@ void grade_report_table(FILE *f, const grade_report *r)
     fprintf(f, "backend: %s%s; isolation: %s; seed %llu; %.1f s\n", r->backend,
             strcmp(r->backend, "sim") == 0 ? " (CPU simulator: times are CPU times)" : "",
             r->isolation, r->seed, r->seconds);
+    fprintf(f, "times: the wall time of each run, measured by the grader's CPU clock\n");
 }
 
 int grade_report_json(const grade_report *r, const char *path)

@@ -1,8 +1,8 @@
 /* curand.h — gpulab simulator stand-in: cuRAND is not simulated. This file exists
  * so that a program including it gets this message, not a confusing error
  * from some other CUDA installation's header. */
-#ifndef GPULAB_SIM_STUB_CURAND_H
-#define GPULAB_SIM_STUB_CURAND_H
+#ifndef GPULAB_SIM_ABSENT_CURAND_H
+#define GPULAB_SIM_ABSENT_CURAND_H
 #error                                                                                             \
     "gpulab-sim: cuRAND is not part of the CPU simulator (see docs/simulator.md); build this program with nvcc for a GPU"
 #endif

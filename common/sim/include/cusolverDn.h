@@ -1,8 +1,8 @@
 /* cusolverDn.h — gpulab simulator stand-in: cuSOLVER is not simulated. This file exists
  * so that a program including it gets this message, not a confusing error
  * from some other CUDA installation's header. */
-#ifndef GPULAB_SIM_STUB_CUSOLVERDN_H
-#define GPULAB_SIM_STUB_CUSOLVERDN_H
+#ifndef GPULAB_SIM_ABSENT_CUSOLVERDN_H
+#define GPULAB_SIM_ABSENT_CUSOLVERDN_H
 #error                                                                                             \
     "gpulab-sim: cuSOLVER is not part of the CPU simulator (see docs/simulator.md); build this program with nvcc for a GPU"
 #endif

@@ -1,8 +1,8 @@
 /* cusparse.h — gpulab simulator stand-in: cuSPARSE is not simulated. This file exists
  * so that a program including it gets this message, not a confusing error
  * from some other CUDA installation's header. */
-#ifndef GPULAB_SIM_STUB_CUSPARSE_H
-#define GPULAB_SIM_STUB_CUSPARSE_H
+#ifndef GPULAB_SIM_ABSENT_CUSPARSE_H
+#define GPULAB_SIM_ABSENT_CUSPARSE_H
 #error                                                                                             \
     "gpulab-sim: cuSPARSE is not part of the CPU simulator (see docs/simulator.md); build this program with nvcc for a GPU"
 #endif

@@ -1,8 +1,8 @@
 /* nvrtc.h — gpulab simulator stand-in: NVRTC (run-time compilation) is not simulated. This file
  * exists so that a program including it gets this message, not a confusing error from some other
  * CUDA installation's header. */
-#ifndef GPULAB_SIM_STUB_NVRTC_H
-#define GPULAB_SIM_STUB_NVRTC_H
+#ifndef GPULAB_SIM_ABSENT_NVRTC_H
+#define GPULAB_SIM_ABSENT_NVRTC_H
 #error                                                                                             \
     "gpulab-sim: NVRTC (run-time compilation) is not part of the CPU simulator (see docs/simulator.md); build this program with nvcc for a GPU"
 #endif

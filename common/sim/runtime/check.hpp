@@ -12,10 +12,10 @@ namespace gpulab_sim
 {
 
 enum check_tool : unsigned {
-    CHECK_MEM = 1,  // memcheck
-    CHECK_RACE = 2, // racecheck
-    CHECK_SYNC = 4, // synccheck
-    CHECK_INIT = 8, // initcheck
+    CHECK_MEM = 1,   // memcheck
+    CHECK_RACE = 2,  // racecheck
+    CHECK_SYNC = 4,  // synccheck
+    CHECK_INIT = 8,  // initcheck
     CHECK_STATS = 16 // access counts (GPULAB_SIM_STATS=1)
 };
 
