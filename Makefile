@@ -47,9 +47,12 @@ test: deps
 	cmake --build $(BUILD) --target docs
 
 # A lab that does not compile must cost its points, not stop the grading:
-# the build keeps going (-k), and the grader reports what was not built.
+# the build keeps going (-k), and the grader reports what was not built. The
+# lab programs are relinked each time, so a stale one is never graded.
 grade: deps
 	cmake -S . -B $(BUILD) $(CMAKE_ARGS)
+	rm -f $(BUILD)/bin/*-student $(BUILD)/bin/*-solution $(BUILD)/bin/*-student.check \
+	  $(BUILD)/bin/*-solution.check
 	cmake --build $(BUILD) -j $(JOBS) -- -k || \
 	  echo "make grade: some programs did not build (errors above); their checks score 0"
 	$(BUILD)/bin/gpulab-grade --compare $(GRADE_ARGS)
