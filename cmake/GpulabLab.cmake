@@ -19,6 +19,12 @@
 # so `ls build/bin` tells the four apart: lab03-cuda-student,
 # lab03-cuda-solution, lab03-sim-student, lab03-sim-solution.
 #
+# The student variant's STUDENT files come from GPULAB_SUBMISSION_DIR/<folder>
+# when that cache variable is set (the grader's --submission builds a
+# student's copy of labs/ out of tree this way; the harness always comes from
+# the kit). Without solutions/<folder> (a student's handout) only the student
+# variant is built.
+#
 # Demo tests are labelled <name>, <backend>, <variant> and "demo", and skip
 # (exit 77) where the backend has no usable device.
 function(gpulab_add_lab name)
@@ -38,12 +44,20 @@ function(gpulab_add_lab name)
   endif()
   set(lab_dir "${arg_LABS_ROOT}/${arg_DIR}")
   set(sol_dir "${arg_SOLUTIONS_ROOT}/${arg_DIR}")
+  set(submitted_dir "${lab_dir}")
+  if(GPULAB_SUBMISSION_DIR)
+    set(submitted_dir "${GPULAB_SUBMISSION_DIR}/${arg_DIR}")
+  endif()
+  set(variants student)
+  if(IS_DIRECTORY "${sol_dir}")
+    list(APPEND variants solution)
+  endif()
 
   foreach(backend IN LISTS GPULAB_BACKENDS)
-    foreach(variant student solution)
+    foreach(variant IN LISTS variants)
       set(target "${name}-${backend}-${variant}")
       if(variant STREQUAL "student")
-        set(student_dir "${lab_dir}")
+        set(student_dir "${submitted_dir}")
       else()
         set(student_dir "${sol_dir}")
       endif()

@@ -10,17 +10,29 @@
 #include <string.h>
 #include <unistd.h>
 
+static const lab_flag *parse_flags;
+static size_t parse_n_flags;
+
 static void usage(FILE *out, const char *program, const char *description)
 {
     fprintf(out,
             "%s\n"
-            "usage: %s                      demo: make inputs, check against the CPU, print PASS "
+            "usage: %s [OPTIONS]            demo: make inputs, check against the CPU, print PASS "
             "or FAIL\n"
             "       %s --in DIR --out DIR   graded: read DIR/*.npy, write OUT/*.npy and "
             "OUT/result.json\n"
-            "       %s --help\n"
-            "exit status: 0 pass, 1 fail, 2 bad usage or input, 77 no usable device\n",
+            "       %s --help\n",
             description ? description : "", program, program, program);
+    if (parse_n_flags)
+        fprintf(out, "demo options:\n");
+    for (size_t i = 0; i < parse_n_flags; i++) {
+        const lab_flag *f = &parse_flags[i];
+        char left[64];
+        snprintf(left, sizeof(left), "%s%s%s", f->name, f->value_name ? " " : "",
+                 f->value_name ? f->value_name : "");
+        fprintf(out, "  %-20s %s\n", left, f->help ? f->help : "");
+    }
+    fprintf(out, "exit status: 0 pass, 1 fail, 2 bad usage or input, 77 no usable device\n");
 }
 
 static void usage_error(const char *program, const char *description, const char *what,
@@ -39,13 +51,28 @@ static void copy_dir(char *dst, const char *src, const char *program, const char
     strcpy(dst, src);
 }
 
-void lab_args_parse(lab_args *out, int argc, char **argv, const char *description)
+/* The entry of the flag table named a, or NULL. */
+static const lab_flag *find_flag(const char *a)
 {
+    for (size_t i = 0; i < parse_n_flags; i++)
+        if (strcmp(parse_flags[i].name, a) == 0)
+            return &parse_flags[i];
+    return NULL;
+}
+
+void lab_args_parse_flags(lab_args *out, int argc, char **argv, const char *description,
+                          const lab_flag *flags, size_t n_flags)
+{
+    parse_flags = flags;
+    parse_n_flags = n_flags;
     memset(out, 0, sizeof(*out));
     out->program = argc > 0 ? argv[0] : "lab";
     int have_in = 0, have_out = 0;
+    const char *first_option = NULL;
+    unsigned char seen[64] = { 0 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        const lab_flag *f = find_flag(a);
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout, out->program, description);
             exit(LAB_EXIT_PASS);
@@ -55,6 +82,21 @@ void lab_args_parse(lab_args *out, int argc, char **argv, const char *descriptio
             int is_in = a[2] == 'i';
             copy_dir(is_in ? out->in_dir : out->out_dir, argv[++i], out->program, description);
             *(is_in ? &have_in : &have_out) = 1;
+        } else if (f) {
+            size_t k = (size_t)(f - flags);
+            if (k < sizeof(seen) && seen[k]++)
+                usage_error(out->program, description, "option given twice", a);
+            if (f->value_name && i + 1 >= argc)
+                usage_error(out->program, description, "missing value after", a);
+            if (f->given)
+                *f->given = 1;
+            if (f->value_name) {
+                ++i;
+                if (f->value)
+                    *f->value = argv[i];
+            }
+            if (!first_option)
+                first_option = a;
         } else {
             usage_error(out->program, description, "unknown argument", a);
         }
@@ -62,12 +104,20 @@ void lab_args_parse(lab_args *out, int argc, char **argv, const char *descriptio
     if (have_in != have_out)
         usage_error(out->program, description,
                     have_in ? "--in needs --out as well" : "--out needs --in as well", NULL);
+    if (have_in && first_option)
+        usage_error(out->program, description, "graded mode (--in/--out) takes no demo options",
+                    first_option);
     out->graded = have_in;
     if (out->graded && access(out->in_dir, R_OK | X_OK) != 0)
         usage_error(out->program, description, "cannot read the input directory", out->in_dir);
     if (out->graded && access(out->out_dir, W_OK | X_OK) != 0)
         usage_error(out->program, description, "cannot write to the output directory",
                     out->out_dir);
+}
+
+void lab_args_parse(lab_args *out, int argc, char **argv, const char *description)
+{
+    lab_args_parse_flags(out, argc, argv, description, NULL, 0);
 }
 
 static void path_of(char *buf, size_t len, const char *dir, const char *name, const char *ext)

@@ -148,6 +148,51 @@ static void test_result_json(void)
     lab_result_destroy(empty);
 }
 
+static void flags_child(void *arg)
+{
+    lab_args a;
+    int big = 0;
+    const char *data = "(none)";
+    const lab_flag flags[] = {
+        { "--big", NULL, "the large problem", &big, NULL },
+        { "--data", "DIR", "where the data is", NULL, &data },
+    };
+    (void)arg;
+    lab_args_parse_flags(&a, call_argc, call_argv, "a program with options", flags, 2);
+    fprintf(stderr, "[graded=%d big=%d data=%s]\n", a.graded, big, data);
+}
+
+static int parse_flags(char *err, size_t len, int argc, char **argv)
+{
+    call_argc = argc;
+    call_argv = argv;
+    return lab_test_run_child(flags_child, NULL, err, len);
+}
+
+static void test_demo_flags(void)
+{
+    char err[4096];
+    char *none[] = { "prog", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 1, none), 0);
+    CHECK_CONTAINS(err, "[graded=0 big=0 data=(none)]");
+    char *both[] = { "prog", "--data", "/x", "--big", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 4, both), 0);
+    CHECK_CONTAINS(err, "[graded=0 big=1 data=/x]");
+    char *twice[] = { "prog", "--big", "--big", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 3, twice), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "option given twice: --big");
+    char *dangling[] = { "prog", "--data", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 2, dangling), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "missing value after: --data");
+    CHECK_CONTAINS(err, "--data DIR");
+    char *graded[] = { "prog", "--in", scratch, "--out", scratch, "--big", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 6, graded), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "takes no demo options: --big");
+    char *unknown[] = { "prog", "--bigger", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 2, unknown), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "unknown argument: --bigger");
+}
+
 int main(void)
 {
     snprintf(scratch, sizeof(scratch), "/tmp/gpulab-protocol-XXXXXX");
@@ -156,6 +201,7 @@ int main(void)
     LAB_TEST_RUN(test_modes);
     LAB_TEST_RUN(test_bad_usage);
     LAB_TEST_RUN(test_help);
+    LAB_TEST_RUN(test_demo_flags);
     LAB_TEST_RUN(test_inputs_and_outputs);
     LAB_TEST_RUN(test_result_json);
     char cmd[512];

@@ -1,17 +1,34 @@
 /*
- * labs.h — what the grader grades: each lab's checks. A check makes its
- * inputs from a seed (into a setup directory the program's fresh directory
- * is filled from), keeps the expected outputs in the grader's memory (never
- * where the program can read them), and says how close an output must be.
+ * labs.h — what the grader grades: each lab's checks, and the helpers a check
+ * uses to declare them. See CONTRIBUTING.md, "Adding a grader check".
+ *
+ * A check's prepare() makes its inputs from a seed into a setup directory
+ * (the program's fresh directory is filled from it) and says, in a
+ * grade_case, what the run must produce:
+ *
+ *   - outputs: .npy files compared with expected arrays the grader computed
+ *     itself (never written where the program can read them), with
+ *     |got - want| <= atol + rtol * |want| and NaN never equal;
+ *   - facts: members result.json must hold, with a value or a range;
+ *   - optionally a judge() for what neither expresses (the case's ctx
+ *     carries what it needs);
+ *   - the environment of the run, and whether it runs under the simulator's
+ *     memcheck (sim backend: the check twin; any report fails the check).
+ *
+ * Checks live in grader/checks/<lab>.c, one file per lab, each defining one
+ * grade_lab listed in labs.c.
  */
 #ifndef GRADE_LABS_H
 #define GRADE_LABS_H
 
 #include <stddef.h>
 
+#include "json.h"
 #include "lab/npy.h"
 
-#define GRADE_MAX_OUTPUTS 8
+#define GRADE_MAX_OUTPUTS 16
+#define GRADE_MAX_FACTS 32
+#define GRADE_MAX_ENV 8
 
 /* An output the program must write, and the expected array it is compared with. */
 typedef struct grade_output {
@@ -20,31 +37,106 @@ typedef struct grade_output {
     double atol, rtol; /* |got - want| <= atol + rtol * |want|, NaN never equal */
 } grade_output;
 
+typedef enum grade_fact_kind {
+    GRADE_FACT_PRESENT, /* the member exists, whatever its value */
+    GRADE_FACT_EQUALS,  /* its value is this JSON value (numbers compared as numbers) */
+    GRADE_FACT_RANGE    /* its value is a number in [lo, hi] */
+} grade_fact_kind;
+
+/* A fact result.json must hold. */
+typedef struct grade_fact {
+    char key[64];
+    grade_fact_kind kind;
+    char want[256]; /* GRADE_FACT_EQUALS: the JSON text, e.g. "6", "\"cudaErrorIllegalAddress\"" */
+    double lo, hi;  /* GRADE_FACT_RANGE */
+    char hint[160]; /* said after the reason when it fails ("" for none) */
+} grade_fact;
+
+typedef struct grade_case grade_case;
+
+/* What a check sees of the run it prepares for. */
+typedef struct grade_env {
+    const char *dir;         /* the setup directory: write inputs here */
+    unsigned long long seed; /* the grading seed */
+    const char *backend;     /* "cuda" or "sim" */
+    const char *bin;         /* where the lab programs and grader tools are */
+} grade_env;
+
+/* After outputs and facts passed: the last word on a run. Returns 1 when it
+ * passes, else 0 with a one-line reason in why. outdir holds what the
+ * program wrote; stdout_text and stderr_text what it printed (kept part). */
+typedef int (*grade_judge_fn)(const grade_case *c, const grade_json_object *result,
+                              const char *outdir, const char *stdout_text, const char *stderr_text,
+                              char *why, size_t why_len);
+
 /* One check, made ready: inputs written, expected outputs computed. */
-typedef struct grade_case {
+struct grade_case {
     grade_output outputs[GRADE_MAX_OUTPUTS];
     int n_outputs;
-    char result_key[64]; /* a fact result.json must hold ("" for none) */
-} grade_case;
+    grade_fact facts[GRADE_MAX_FACTS];
+    int n_facts;
+    char env[GRADE_MAX_ENV][256]; /* "NAME=value" for the run */
+    int n_env;
+    int memcheck;      /* sim: run under GPULAB_SIM_CHECK=memcheck; a report fails the check */
+    int expect_status; /* the exit status that counts as a completed run (default 0) */
+    grade_judge_fn judge;
+    void *ctx; /* for judge; freed with ctx_free (or free when NULL) */
+    void (*ctx_free)(void *ctx);
+    int failed; /* set by the helpers below when they could not record */
+};
 
 typedef struct grade_check {
     const char *name;
     double points;
     double time_limit; /* seconds of wall time */
-    /* Writes the inputs into dir and fills c; returns 0, or -1 with why. */
-    int (*prepare)(grade_case *c, const char *dir, unsigned long long seed, char *why,
-                   size_t why_len);
+    /* Writes the inputs into env->dir and fills c; returns 0, or -1 with why
+     * (a grader fault: the check then scores 0 saying so). */
+    int (*prepare)(grade_case *c, const grade_env *env, char *why, size_t why_len);
 } grade_check;
 
 typedef struct grade_lab {
-    const char *name; /* program name prefix: <name>-<backend>-<variant> */
-    const char *title;
+    const char *name;  /* program name prefix: <name>-<backend>-<variant> */
+    const char *title; /* one line for the report */
     const grade_check *checks;
     int n_checks;
 } grade_lab;
 
+#define GRADE_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
+
 /* The labs this grader knows, and their number. */
 const grade_lab *grade_labs(int *count);
 void grade_case_free(grade_case *c);
+
+/* ---- helpers for prepare() ---------------------------------------------- */
+
+/* Writes env->dir/<name>.npy. Returns 0, or -1 with why. */
+int grade_write_input(const grade_env *env, const char *name, lab_dtype dtype, int ndim,
+                      const size_t *shape, const void *data, char *why, size_t why_len);
+/* Declares an output the program must write: <name>.npy with this dtype and
+ * shape, compared with want (malloc'd; the case owns it from here, even on
+ * error). Returns 0, or -1 with why. */
+int grade_expect_output(grade_case *c, const char *name, lab_dtype dtype, int ndim,
+                        const size_t *shape, void *want, double atol, double rtol, char *why,
+                        size_t why_len);
+/* result.json must have key. */
+void grade_expect_fact(grade_case *c, const char *key, const char *hint);
+/* result.json's key must be this JSON value (numbers compare as numbers). */
+void grade_expect_fact_json(grade_case *c, const char *key, const char *json, const char *hint);
+void grade_expect_fact_int(grade_case *c, const char *key, long long want, const char *hint);
+void grade_expect_fact_string(grade_case *c, const char *key, const char *want, const char *hint);
+void grade_expect_fact_bool(grade_case *c, const char *key, int want, const char *hint);
+/* result.json's key must be a number in [lo, hi]. */
+void grade_expect_fact_range(grade_case *c, const char *key, double lo, double hi,
+                             const char *hint);
+/* Adds NAME=value to the run's environment. */
+void grade_case_setenv(grade_case *c, const char *name, const char *value);
+
+/* ---- what the grader does with a case (main.c, and tests) ---------------- */
+
+/* Whether the output file at path matches o; 1, or 0 with why. */
+int grade_judge_output(const char *path, const grade_output *o, char *why, size_t why_len);
+/* Whether result.json's object holds c's facts; 1, or 0 with why. */
+int grade_judge_facts(const grade_case *c, const grade_json_object *result, char *why,
+                      size_t why_len);
 
 #endif

@@ -136,47 +136,8 @@ static void last_line(char *buf, size_t len, const char *s)
     snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
 
-static int judge_output(const grade_run *run, const grade_output *o, char *why, size_t len)
-{
-    char path[4200];
-    struct stat st;
-    lab_npy_array got;
-    lab_error err;
-    lab_compare_report rep;
-    snprintf(path, sizeof(path), "%s/%s.npy", run->workdir, o->name);
-    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(why, len, "missing output %s.npy", o->name);
-        return 0;
-    }
-    if (lab_npy_read(&got, &err, path) != LAB_OK) {
-        snprintf(why, len, "%s",
-                 err.msg + (strstr(err.msg, "/") == err.msg ? strlen(run->workdir) + 1 : 0));
-        return 0;
-    }
-    int ok = got.dtype == o->expected.dtype && got.ndim == o->expected.ndim &&
-             got.count == o->expected.count;
-    for (int d = 0; ok && d < got.ndim; d++)
-        ok = got.shape[d] == o->expected.shape[d];
-    if (!ok) {
-        snprintf(why, len,
-                 "%s.npy is %s with %d dimension(s) and %zu elements; expected %s, %d, %zu",
-                 o->name, lab_dtype_name(got.dtype), got.ndim, got.count,
-                 lab_dtype_name(o->expected.dtype), o->expected.ndim, o->expected.count);
-    } else if (!lab_allclose_f32(&rep, got.data, o->expected.data, got.count, o->atol, o->rtol,
-                                 0)) {
-        if (rep.shown)
-            snprintf(why, len, "%s: %zu of %zu elements differ; first at [%zu]: got %g, want %g",
-                     o->name, rep.mismatches, rep.count, rep.index[0], rep.got[0], rep.want[0]);
-        else
-            snprintf(why, len, "%s: %zu of %zu elements differ", o->name, rep.mismatches,
-                     rep.count);
-        ok = 0;
-    }
-    lab_npy_free(&got);
-    return ok;
-}
-
-static int judge_result_json(const grade_run *run, const grade_case *c, char *why, size_t len)
+static int judge_result_json(const grade_run *run, const grade_case *c, grade_json_object *obj,
+                             char *why, size_t len)
 {
     char path[4200], text[65536], detail[256];
     snprintf(path, sizeof(path), "%s/result.json", run->workdir);
@@ -187,16 +148,35 @@ static int judge_result_json(const grade_run *run, const grade_case *c, char *wh
     }
     ssize_t n = read(fd, text, sizeof(text) - 1);
     close(fd);
-    grade_json_object obj;
-    if (n < 0 || grade_json_parse_object(&obj, text, (size_t)n, detail, sizeof(detail)) != 0) {
+    if (n < 0 || grade_json_parse_object(obj, text, (size_t)n, detail, sizeof(detail)) != 0) {
         snprintf(why, len, "result.json is not JSON: %s", n < 0 ? strerror(errno) : detail);
         return 0;
     }
-    int ok = !c->result_key[0] || grade_json_get(&obj, c->result_key);
-    if (!ok)
-        snprintf(why, len, "result.json has no \"%s\"", c->result_key);
-    grade_json_free(&obj);
-    return ok;
+    return grade_judge_facts(c, obj, why, len);
+}
+
+/* The simulator's memcheck report in the run's stderr, as one line:
+ * "Invalid __global__ write of size 4 bytes at k in f.cu:12 by thread (..)". */
+static int memcheck_report(char *buf, size_t len, const char *err)
+{
+    const char *p = err ? strstr(err, "========= ") : NULL;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int lines = 0; p && lines < 3; lines++) {
+        p += strlen("========= ");
+        while (*p == ' ')
+            p++;
+        const char *end = strchr(p, '\n');
+        size_t k = end ? (size_t)(end - p) : strlen(p);
+        if (strncmp(p, "ERROR SUMMARY", 13) == 0 || strncmp(p, "COMPUTE-SANITIZER", 17) == 0)
+            break;
+        n +=
+            (size_t)snprintf(buf + n, len > n ? len - n : 0, "%s%.*s", lines ? " " : "", (int)k, p);
+        if (n >= len || !end)
+            break;
+        p = strstr(end, "========= ");
+    }
+    return buf[0] != '\0';
 }
 
 static void grade_one(grade_result *res, const options *o, const char *backend,
@@ -217,34 +197,59 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         snprintf(res->reason, sizeof(res->reason), "program not built: %.400s", program);
         return;
     }
-    if (!mkdtemp(setup) || check->prepare(&c, setup, o->seed, why, sizeof(why)) != 0) {
-        snprintf(res->reason, sizeof(res->reason), "grader: cannot make the inputs: %.400s", why);
+    if (!mkdtemp(setup)) {
+        snprintf(res->reason, sizeof(res->reason), "grader: cannot make a directory: %s",
+                 strerror(errno));
         return;
     }
+    grade_env env = { setup, o->seed, backend, o->bin };
+    if (check->prepare(&c, &env, why, sizeof(why)) != 0 || c.failed) {
+        snprintf(res->reason, sizeof(res->reason), "grader: cannot make the inputs: %.400s",
+                 c.failed ? "too many facts or variables in one check" : why);
+        goto remove_setup;
+    }
     const char *argv[] = { program, "--in", ".", "--out", ".", NULL };
+    const char *envp[GRADE_MAX_ENV + 2];
+    int n_env = 0;
+    for (int i = 0; i < c.n_env; i++)
+        envp[n_env++] = c.env[i];
+    if (c.memcheck && !strcmp(backend, "sim"))
+        envp[n_env++] = "GPULAB_SIM_CHECK=memcheck";
+    envp[n_env] = NULL;
     grade_limits l = limits_for(check, backend);
-    grade_run_program(&run, &err, argv, NULL, &l, setup);
+    grade_run_program(&run, &err, argv, envp, &l, setup);
     res->seconds = run.wall_seconds;
     if (run.end != GRADE_EXITED) {
         snprintf(res->reason, sizeof(res->reason), "%.500s", run.reason);
     } else if (run.exit_status == 77) {
         last_line(why, sizeof(why), run.err);
         snprintf(res->reason, sizeof(res->reason), "skipped: %.400s", why);
-    } else if (run.exit_status != 0) {
+    } else if (c.memcheck && memcheck_report(why, sizeof(why), run.err)) {
+        snprintf(res->reason, sizeof(res->reason), "memcheck: %.480s", why);
+    } else if (run.exit_status != c.expect_status) {
         last_line(why, sizeof(why), run.err);
         snprintf(res->reason, sizeof(res->reason), "exited with status %d: %.400s", run.exit_status,
                  why);
     } else {
         int ok = 1;
-        for (int i = 0; ok && i < c.n_outputs; i++)
-            ok = judge_output(&run, &c.outputs[i], why, sizeof(why));
-        ok = ok && judge_result_json(&run, &c, why, sizeof(why));
+        grade_json_object obj = { NULL, 0 };
+        for (int i = 0; ok && i < c.n_outputs; i++) {
+            char path[4200];
+            snprintf(path, sizeof(path), "%s/%s.npy", run.workdir, c.outputs[i].name);
+            ok = grade_judge_output(path, &c.outputs[i], why, sizeof(why));
+        }
+        ok = ok && judge_result_json(&run, &c, &obj, why, sizeof(why));
+        if (ok && c.judge)
+            ok = c.judge(&c, &obj, run.workdir, run.out ? run.out : "", run.err ? run.err : "", why,
+                         sizeof(why));
+        grade_json_free(&obj);
         res->passed = ok;
         res->points = ok ? check->points : 0;
         if (!ok)
             snprintf(res->reason, sizeof(res->reason), "%.500s", why);
     }
     grade_run_free(&run);
+remove_setup:
     grade_case_free(&c);
     char cmd[128];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", setup);

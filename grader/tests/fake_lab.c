@@ -3,7 +3,7 @@
  * speaks the fixture lab's protocol (reads x.npy and a.npy, writes y = a x and
  * result.json) and misbehaves as GRADE_FAKE asks: ok, wrong_shape,
  * wrong_dtype, nan, truncated, missing, lying, not_json, empty, segfault,
- * hang, stderr_exit.
+ * hang, stderr_exit, wrong_fact (result.json's "n" is not the input's size).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lab/npy.h"
@@ -76,6 +76,7 @@ int main(int argc, char **argv)
     else {
         lab_result *r = lab_result_create();
         lab_result_set_string(r, "backend", "sim");
+        lab_result_set_int(r, "n", (long long)x.count + !strcmp(mode, "wrong_fact"));
         lab_result_save(&args, r);
         lab_result_destroy(r);
     }

@@ -61,6 +61,36 @@ typedef struct lab_args {
 void lab_args_parse(lab_args *out, int argc, char **argv, const char *description);
 
 /**
+ * @brief A demo-mode option of one lab program (`--big`, `--data DIR`).
+ *
+ * Graded mode takes no options besides `--in` and `--out`: everything a check
+ * varies comes as an input file.
+ */
+typedef struct lab_flag {
+    const char *name;       /**< The option as typed, e.g. "--big". */
+    const char *value_name; /**< NULL for a switch; else what its value is, e.g. "DIR". */
+    const char *help;       /**< One line for `--help`. */
+    int *given;             /**< Set to 1 when the option is present (may be NULL). */
+    const char **value;     /**< Set to the value when the option takes one (may be NULL). */
+} lab_flag;
+
+/**
+ * @brief lab_args_parse() for a program with demo options of its own: each
+ *        option of flags may appear once; `--help` lists them. An option not
+ *        in the table, or one missing its value, is reported by name and
+ *        exits LAB_EXIT_USAGE. Options together with `--in`/`--out` are an
+ *        error too (graded runs are the grader's, and take no options).
+ * @param[out] out     The mode and directories.
+ * @param argc         From main.
+ * @param argv         From main.
+ * @param description  One line saying what the program does, for `--help`.
+ * @param flags        The program's options.
+ * @param n_flags      How many there are.
+ */
+void lab_args_parse_flags(lab_args *out, int argc, char **argv, const char *description,
+                          const lab_flag *flags, size_t n_flags);
+
+/**
  * @brief Reads input `<in_dir>/<name>.npy`, which must have the given dtype
  *        and number of dimensions; exits LAB_EXIT_USAGE with a message naming
  *        the file and the problem otherwise.
