@@ -2,7 +2,9 @@
 # CTest; see README.md and CONTRIBUTING.md.
 #
 #   make grade      install what is missing, build, and grade labs/ and solutions/
-#                   side by side on the best backend here (a table at the end)
+#                   side by side on the best backend here (a table at the end);
+#                   make grade LAB=lab03: build and grade one lab only
+#   make lab03      build one lab's programs (every backend and variant)
 #   make            configure and build everything (build/)
 #   make test       install what is missing, build with warnings as errors,
 #                   run the whole CTest suite, build the docs
@@ -15,16 +17,18 @@
 #
 # Variables: BUILD (build directory), JOBS (parallel jobs), CMAKE_ARGS (extra
 # configure arguments, e.g. CMAKE_ARGS=-DGPULAB_CUDA=OFF), CTEST_ARGS,
-# GRADE_ARGS (e.g. GRADE_ARGS="--backend sim --json grades.json").
+# GRADE_ARGS (e.g. GRADE_ARGS="--backend sim --json grades.json"), LAB (one lab).
 
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
+LAB ?=
+LABS = lab01 lab02 lab03 lab04 lab05
 
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null)
 
-.PHONY: all build configure test grade docs deps deps-check format format-check clean bench-sim handout
+.PHONY: all build configure test grade docs deps deps-check format format-check clean bench-sim handout $(LABS)
 
 all: build
 
@@ -51,11 +55,14 @@ test: deps
 # lab programs are relinked each time, so a stale one is never graded.
 grade: deps
 	cmake -S . -B $(BUILD) $(CMAKE_ARGS)
-	rm -f $(BUILD)/bin/*-student $(BUILD)/bin/*-solution $(BUILD)/bin/*-student.check \
-	  $(BUILD)/bin/*-solution.check
-	cmake --build $(BUILD) -j $(JOBS) -- -k || \
+	rm -f $(BUILD)/bin/$(or $(LAB),*)-*-student $(BUILD)/bin/$(or $(LAB),*)-*-solution \
+	  $(BUILD)/bin/$(or $(LAB),*)-*-student.check $(BUILD)/bin/$(or $(LAB),*)-*-solution.check
+	cmake --build $(BUILD) -j $(JOBS) $(if $(LAB),--target $(LAB) gpulab-grade) -- -k || \
 	  echo "make grade: some programs did not build (errors above); their checks score 0"
-	$(BUILD)/bin/gpulab-grade --compare $(GRADE_ARGS)
+	$(BUILD)/bin/gpulab-grade --compare $(if $(LAB),--lab $(LAB)) $(GRADE_ARGS)
+
+$(LABS): configure
+	cmake --build $(BUILD) -j $(JOBS) --target $@
 
 docs: configure
 	cmake --build $(BUILD) --target docs

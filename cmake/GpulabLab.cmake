@@ -15,6 +15,8 @@
 #   student   HARNESS and STUDENT files from labs/<folder>/
 #   solution  HARNESS from labs/<folder>/, STUDENT files from solutions/<folder>/
 #
+# A target named <name> builds all of them.
+#
 # Target and program names are <name>-<backend>-<variant>, all in build/bin/,
 # so `ls build/bin` tells the four apart: lab03-cuda-student,
 # lab03-cuda-solution, lab03-sim-student, lab03-sim-solution.
@@ -53,6 +55,8 @@ function(gpulab_add_lab name)
     list(APPEND variants solution)
   endif()
 
+  # `cmake --build build --target <name>` (and `make <name>`) builds them all.
+  add_custom_target(${name})
   foreach(backend IN LISTS GPULAB_BACKENDS)
     foreach(variant IN LISTS variants)
       set(target "${name}-${backend}-${variant}")
@@ -82,8 +86,10 @@ function(gpulab_add_lab name)
       target_compile_definitions(${target} PRIVATE
         GPULAB_LAB_NAME="${name}" GPULAB_VARIANT="${variant}")
       gpulab_target_warnings(${target})
+      add_dependencies(${name} ${target})
       if(backend STREQUAL "sim")
         gpulab_sim_check_twin(${target})
+        add_dependencies(${name} ${target}.check)
       endif()
 
       if(arg_DEMO_TEST AND (variant STREQUAL "solution" OR arg_STUDENT_DEMO_FAILS))
