@@ -11,6 +11,8 @@
 #   make docs       the Doxygen documentation (build/docs/html/index.html)
 #   make bench-sim  how fast the CPU simulator runs kernels, on one core
 #   make handout    build/gpulab-handout.tar.gz: the students' kit, without solutions
+#   make data-cifar10  download the CIFAR-10 binary archive for lab 05, check its
+#                   MD5 and unpack it (CIFAR10_DIR=DIR, default ~/.cache/gpulab/cifar10)
 #   make deps       install the Debian/Ubuntu packages gpulab needs
 #   make format     clang-format every C, CUDA and C++ file
 #   make clean      remove build/
@@ -28,7 +30,7 @@ LABS = lab01 lab02 lab03 lab04 lab05
 
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null)
 
-.PHONY: all build configure test grade docs deps deps-check format format-check clean bench-sim handout $(LABS)
+.PHONY: all build configure test grade docs deps deps-check format format-check clean bench-sim handout data-cifar10 $(LABS)
 
 all: build
 
@@ -72,6 +74,11 @@ handout: configure
 
 bench-sim: build
 	cmake --build $(BUILD) --target run-bench-sim
+
+# Needs internet; without it the script says what to do, and lab 05 uses its
+# synthetic set.
+data-cifar10:
+	labs/05_training/tools/fetch_cifar10.sh $(CIFAR10_DIR)
 
 format:
 	clang-format -i $(FORMAT_FILES)
