@@ -13,9 +13,11 @@
 
 /* Each lab's checks, in grader/checks/<lab>.c. */
 extern const grade_lab grade_lab_fixture;
+extern const grade_lab grade_lab_lab01;
 
 static const grade_lab *const all_labs[] = {
     &grade_lab_fixture,
+    &grade_lab_lab01,
 };
 
 const grade_lab *grade_labs(int *count)

@@ -1,0 +1,85 @@
+/*
+ * Lab 01 — "Do I have a GPU?": your code. The harness (main.c) calls these
+ * four functions, prints a deviceQuery-style report, and compares what you
+ * read with the kit's own query (lab/device.h).
+ *
+ * Build and run (from the repository root):
+ *   cmake --build build --target lab01
+ *   build/bin/lab01-sim-student                      # on the simulator
+ *   GPULAB_SIM_DEVICES=4 build/bin/lab01-sim-student # four simulated GPUs
+ *   build/bin/lab01-cuda-student                     # on an NVIDIA GPU
+ *
+ * There are four TODOs, one per function. Use only the CUDA runtime API
+ * (cuda_runtime.h); the kit's lab_gpu_check() and friends are the answer key.
+ */
+#include "devices.h"
+
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------
+ * TODO 1: is a GPU usable, and if not, why?
+ */
+int dev_gpu_check(dev_status *out)
+{
+    memset(out, 0, sizeof(*out));
+    /* TODO 1: ask the runtime.
+     *  - cudaRuntimeGetVersion(&out->runtime_version) and
+     *    cudaDriverGetVersion(&out->driver_version) (0 means: no driver);
+     *  - cudaGetDeviceCount(&n): success with n > 0 means code DEV_OK, count n;
+     *  - otherwise clear the error (cudaGetLastError) and say why in out->reason:
+     *    driver version 0 -> DEV_NO_DRIVER; cudaErrorInsufficientDriver ->
+     *    DEV_DRIVER_TOO_OLD; cudaErrorNoDevice -> DEV_NO_DEVICE; else DEV_ERROR
+     *    (name the error with cudaGetErrorName).
+     * As it stands it claims there is no GPU and gives no reason. */
+    out->code = DEV_NO_DEVICE;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * TODO 2: the properties of one device, and its memory free now.
+ */
+int dev_query(dev_info *out, int device)
+{
+    memset(out, 0, sizeof(*out));
+    /* TODO 2: fill every field of *out for `device`.
+     *  - cudaGetDeviceProperties(&p, device) (struct cudaDeviceProp p) has the
+     *    name, major/minor (compute capability), multiProcessorCount,
+     *    maxThreadsPerBlock, warpSize, totalGlobalMem, sharedMemPerBlock,
+     *    l2CacheSize and memoryBusWidth;
+     *  - the memory clock (kHz): cudaDeviceGetAttribute(&v,
+     *    cudaDevAttrMemoryClockRate, device);
+     *  - free and total memory: cudaMemGetInfo, which answers for the
+     *    *current* device, so cudaSetDevice(device) first and restore the
+     *    previous one (cudaGetDevice) afterwards.
+     * Return 0, or the failing call's cudaError_t (with *out zeroed).
+     * As it stands it reports an unnamed device with nothing in it. */
+    out->index = device;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * TODO 3 and 4: fall back to the CPU when the GPU asked for is not there.
+ */
+lab_device dev_try_gpu(int i)
+{
+    lab_device d = { LAB_DEVICE_CPU, 0 };
+    /* TODO 3: when 0 <= i < the number of usable GPUs (dev_gpu_check), return
+     * {LAB_DEVICE_CUDA, i}; otherwise the CPU. As it stands it always picks the CPU. */
+    (void)i;
+    return d;
+}
+
+int dev_try_all_gpus(lab_device *out, int cap)
+{
+    if (cap <= 0)
+        return 0;
+    /* TODO 4: write {LAB_DEVICE_CUDA, 0}, {LAB_DEVICE_CUDA, 1}, ... for every
+     * usable GPU (at most cap), or the CPU alone when there is none; return
+     * how many entries you wrote. As it stands it always answers "the CPU". */
+    out[0].kind = LAB_DEVICE_CPU;
+    out[0].index = 0;
+    return 1;
+}

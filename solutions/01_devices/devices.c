@@ -1,0 +1,183 @@
+/*
+ * Lab 01 — "Do I have a GPU?": your code. The harness (main.c) calls these
+ * four functions, prints a deviceQuery-style report, and compares what you
+ * read with the kit's own query (lab/device.h).
+ *
+ * Build and run (from the repository root):
+ *   cmake --build build --target lab01
+ *   build/bin/lab01-sim-student                      # on the simulator
+ *   GPULAB_SIM_DEVICES=4 build/bin/lab01-sim-student # four simulated GPUs
+ *   build/bin/lab01-cuda-student                     # on an NVIDIA GPU
+ *
+ * There are four TODOs, one per function. Use only the CUDA runtime API
+ * (cuda_runtime.h); the kit's lab_gpu_check() and friends are the answer key.
+ */
+#include "devices.h"
+
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------
+ * TODO 1: is a GPU usable, and if not, why?
+ */
+int dev_gpu_check(dev_status *out)
+{
+    memset(out, 0, sizeof(*out));
+    // >>> SOLUTION
+    int n = 0;
+    cudaRuntimeGetVersion(&out->runtime_version);
+    /* No driver: cudaDriverGetVersion succeeds and says 0. */
+    cudaDriverGetVersion(&out->driver_version);
+    cudaError_t err = cudaGetDeviceCount(&n);
+    if (err == cudaSuccess && n > 0) {
+        out->code = DEV_OK;
+        out->count = n;
+        return n;
+    }
+    cudaGetLastError(); /* the failed count must not stay behind as the last error */
+    if (out->driver_version == 0) {
+        out->code = DEV_NO_DRIVER;
+        snprintf(out->reason, sizeof(out->reason),
+                 "no NVIDIA driver is loaded (cudaGetDeviceCount returned %s): install the "
+                 "driver on a machine with an NVIDIA GPU, or use the sim backend",
+                 cudaGetErrorName(err));
+    } else if (err == cudaErrorInsufficientDriver) {
+        out->code = DEV_DRIVER_TOO_OLD;
+        snprintf(out->reason, sizeof(out->reason),
+                 "the driver supports CUDA %d.%d but this program was built with CUDA %d.%d: "
+                 "update the driver or build with an older toolkit",
+                 out->driver_version / 1000, out->driver_version % 1000 / 10,
+                 out->runtime_version / 1000, out->runtime_version % 1000 / 10);
+    } else if (err == cudaErrorNoDevice || err == cudaSuccess) {
+        out->code = DEV_NO_DEVICE;
+        snprintf(out->reason, sizeof(out->reason),
+                 "a driver is loaded (CUDA %d.%d) but it sees no CUDA device: check nvidia-smi "
+                 "and CUDA_VISIBLE_DEVICES",
+                 out->driver_version / 1000, out->driver_version % 1000 / 10);
+    } else {
+        out->code = DEV_ERROR;
+        snprintf(out->reason, sizeof(out->reason), "cudaGetDeviceCount failed: %s: %s",
+                 cudaGetErrorName(err), cudaGetErrorString(err));
+    }
+    return 0;
+    // === STUB
+    /* TODO 1: ask the runtime.
+     *  - cudaRuntimeGetVersion(&out->runtime_version) and
+     *    cudaDriverGetVersion(&out->driver_version) (0 means: no driver);
+     *  - cudaGetDeviceCount(&n): success with n > 0 means code DEV_OK, count n;
+     *  - otherwise clear the error (cudaGetLastError) and say why in out->reason:
+     *    driver version 0 -> DEV_NO_DRIVER; cudaErrorInsufficientDriver ->
+     *    DEV_DRIVER_TOO_OLD; cudaErrorNoDevice -> DEV_NO_DEVICE; else DEV_ERROR
+     *    (name the error with cudaGetErrorName).
+     * As it stands it claims there is no GPU and gives no reason. */
+    out->code = DEV_NO_DEVICE;
+    return 0;
+    // <<< END
+}
+
+/* ---------------------------------------------------------------------------
+ * TODO 2: the properties of one device, and its memory free now.
+ */
+int dev_query(dev_info *out, int device)
+{
+    memset(out, 0, sizeof(*out));
+    // >>> SOLUTION
+    struct cudaDeviceProp p;
+    int previous = 0;
+    cudaError_t err = cudaGetDeviceProperties(&p, device);
+    if (err != cudaSuccess)
+        return (int)err;
+    out->index = device;
+    snprintf(out->name, sizeof(out->name), "%s", p.name);
+    out->cc_major = p.major;
+    out->cc_minor = p.minor;
+    out->sm_count = p.multiProcessorCount;
+    out->max_threads_per_block = p.maxThreadsPerBlock;
+    out->warp_size = p.warpSize;
+    out->global_mem_bytes = p.totalGlobalMem;
+    out->shared_mem_per_block = p.sharedMemPerBlock;
+    out->l2_cache_bytes = p.l2CacheSize;
+    out->memory_bus_width_bits = p.memoryBusWidth;
+    /* The memory clock left cudaDeviceProp in CUDA 13; the attribute has it in every version. */
+    err = cudaDeviceGetAttribute(&out->memory_clock_khz, cudaDevAttrMemoryClockRate, device);
+    if (err != cudaSuccess)
+        goto fail;
+    /* cudaMemGetInfo answers for the current device: switch to it, and back. */
+    err = cudaGetDevice(&previous);
+    if (err == cudaSuccess)
+        err = cudaSetDevice(device);
+    if (err == cudaSuccess)
+        err = cudaMemGetInfo(&out->mem_free_bytes, &out->mem_total_bytes);
+    cudaSetDevice(previous);
+    if (err == cudaSuccess)
+        return 0;
+fail:
+    memset(out, 0, sizeof(*out));
+    return (int)err;
+    // === STUB
+    /* TODO 2: fill every field of *out for `device`.
+     *  - cudaGetDeviceProperties(&p, device) (struct cudaDeviceProp p) has the
+     *    name, major/minor (compute capability), multiProcessorCount,
+     *    maxThreadsPerBlock, warpSize, totalGlobalMem, sharedMemPerBlock,
+     *    l2CacheSize and memoryBusWidth;
+     *  - the memory clock (kHz): cudaDeviceGetAttribute(&v,
+     *    cudaDevAttrMemoryClockRate, device);
+     *  - free and total memory: cudaMemGetInfo, which answers for the
+     *    *current* device, so cudaSetDevice(device) first and restore the
+     *    previous one (cudaGetDevice) afterwards.
+     * Return 0, or the failing call's cudaError_t (with *out zeroed).
+     * As it stands it reports an unnamed device with nothing in it. */
+    out->index = device;
+    return 0;
+    // <<< END
+}
+
+/* ---------------------------------------------------------------------------
+ * TODO 3 and 4: fall back to the CPU when the GPU asked for is not there.
+ */
+lab_device dev_try_gpu(int i)
+{
+    lab_device d = { LAB_DEVICE_CPU, 0 };
+    // >>> SOLUTION
+    dev_status st;
+    if (i >= 0 && i < dev_gpu_check(&st)) {
+        d.kind = LAB_DEVICE_CUDA;
+        d.index = i;
+    }
+    // === STUB
+    /* TODO 3: when 0 <= i < the number of usable GPUs (dev_gpu_check), return
+     * {LAB_DEVICE_CUDA, i}; otherwise the CPU. As it stands it always picks the CPU. */
+    (void)i;
+    // <<< END
+    return d;
+}
+
+int dev_try_all_gpus(lab_device *out, int cap)
+{
+    if (cap <= 0)
+        return 0;
+    // >>> SOLUTION
+    dev_status st;
+    int n = dev_gpu_check(&st), written = 0;
+    if (n == 0) {
+        out[0].kind = LAB_DEVICE_CPU;
+        out[0].index = 0;
+        return 1;
+    }
+    for (int i = 0; i < n && written < cap; i++) {
+        out[written].kind = LAB_DEVICE_CUDA;
+        out[written].index = i;
+        written++;
+    }
+    return written;
+    // === STUB
+    /* TODO 4: write {LAB_DEVICE_CUDA, 0}, {LAB_DEVICE_CUDA, 1}, ... for every
+     * usable GPU (at most cap), or the CPU alone when there is none; return
+     * how many entries you wrote. As it stands it always answers "the CPU". */
+    out[0].kind = LAB_DEVICE_CPU;
+    out[0].index = 0;
+    return 1;
+    // <<< END
+}
