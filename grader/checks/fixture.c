@@ -57,4 +57,4 @@ static const grade_check checks[] = {
 };
 
 const grade_lab grade_lab_fixture = { "fixture", "the build's fixture lab: y = a x", checks,
-                                      GRADE_COUNT(checks) };
+                                      GRADE_COUNT(checks), "00_fixture" };

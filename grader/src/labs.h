@@ -99,12 +99,16 @@ typedef struct grade_lab {
     const char *title; /* one line for the report */
     const grade_check *checks;
     int n_checks;
+    const char *dir; /* its folder in labs/ ("03_kernels"), for build messages */
 } grade_lab;
 
 #define GRADE_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
 /* The labs this grader knows, and their number. */
 const grade_lab *grade_labs(int *count);
+/* Whether lab (from grade_labs) is the build's own test lab: graded only when
+ * named with --lab, and defined only in builds with tests (BUILD_TESTING). */
+int grade_lab_internal(const grade_lab *lab);
 void grade_case_free(grade_case *c);
 
 /* ---- helpers for prepare() ---------------------------------------------- */

@@ -41,6 +41,38 @@ void grade_report_total(const grade_report *r, const char *variant, double *scor
     }
 }
 
+void grade_report_lab_total(const grade_report *r, const char *variant, const char *lab,
+                            double *score, double *max)
+{
+    *score = *max = 0.0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (strcmp(r->results[i].variant, variant) != 0 || strcmp(r->results[i].lab, lab) != 0)
+            continue;
+        *score += r->results[i].points;
+        *max += r->results[i].max_points;
+    }
+}
+
+int grade_report_summary(const grade_report *r, const char *variant, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    double s, m;
+    if (!f)
+        return -1;
+    for (size_t i = 0; i < r->n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(r->results[j].lab, r->results[i].lab) == 0;
+        if (seen || strcmp(r->results[i].variant, variant) != 0)
+            continue;
+        grade_report_lab_total(r, variant, r->results[i].lab, &s, &m);
+        fprintf(f, "%s %g %g\n", r->results[i].lab, s, m);
+    }
+    grade_report_total(r, variant, &s, &m);
+    fprintf(f, "total %g %g\n", s, m);
+    return fclose(f);
+}
+
 void grade_report_table(FILE *f, const grade_report *r)
 {
     int w = 5; /* width of the check column */

@@ -34,6 +34,13 @@ void grade_report_free(grade_report *r);
 /* Score and maximum of one variant ("student", "solution"), all labs. */
 void grade_report_total(const grade_report *r, const char *variant, double *score, double *max);
 
+/* Score and maximum of one variant in one lab. */
+void grade_report_lab_total(const grade_report *r, const char *variant, const char *lab,
+                            double *score, double *max);
+/* One line per lab, "<lab> <score> <max>", then "total <score> <max>": what
+ * --batch reads back from each submission. */
+int grade_report_summary(const grade_report *r, const char *variant, const char *path);
+
 /* The table people read: one row per check, totals per variant. */
 void grade_report_table(FILE *f, const grade_report *r);
 /* Each returns 0, or -1 with errno set when the file cannot be written. */

@@ -1,0 +1,137 @@
+/* package.c — --package-gradescope DIR: a Gradescope autograder bundle.
+ *
+ *   DIR/setup.sh         Gradescope runs it once when it builds the image:
+ *                        installs the packages, unpacks and builds the kit
+ *   DIR/run_autograder   runs per submission: finds the student's files,
+ *                        builds them against the kit, grades, and writes
+ *                        /autograder/results/results.json
+ *   DIR/gpulab.tar.gz    the kit as students get it (make handout: no
+ *                        solutions/, no instructor-only checks)
+ *   DIR/README.txt       how to upload it
+ *
+ * Zip the contents of DIR (not DIR itself) and upload the zip as the
+ * assignment's autograder. */
+#define _XOPEN_SOURCE 700
+#include "grade.h"
+#include "submit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int write_file(const char *dir, const char *name, const char *text, mode_t mode)
+{
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0 || chmod(path, mode) != 0) {
+        fprintf(stderr, "gpulab-grade: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static const char setup_sh[] =
+    "#!/usr/bin/env bash\n"
+    "# Gradescope runs this once, as root, when it builds the autograder image:\n"
+    "# the packages gpulab needs, then the kit built once, so that grading a\n"
+    "# submission compiles only the student's files. Written by\n"
+    "# gpulab-grade --package-gradescope.\n"
+    "set -euo pipefail\n"
+    "cd /autograder/source\n"
+    "rm -rf gpulab-handout\n"
+    "tar xzf gpulab.tar.gz\n"
+    "gpulab-handout/cmake/deps.sh install\n"
+    "cmake -S gpulab-handout -B /autograder/build -DGPULAB_DOCS=OFF\n"
+    "cmake --build /autograder/build -j \"$(nproc)\"\n";
+
+/* %s: the grading options (seed, backend, lab). */
+static const char run_autograder_fmt[] =
+    "#!/usr/bin/env bash\n"
+    "# Gradescope runs this for each submission. It finds the student's files\n"
+    "# (a labs/ folder, the lab folders themselves, or loose files, which are\n"
+    "# put into the lab folder that has a file of that name), builds them\n"
+    "# against the kit and writes /autograder/results/results.json. Written by\n"
+    "# gpulab-grade --package-gradescope.\n"
+    "set -uo pipefail\n"
+    "kit=/autograder/source/gpulab-handout\n"
+    "sub=/autograder/submission\n"
+    "results=/autograder/results/results.json\n"
+    "mkdir -p /autograder/results\n"
+    "if [ -d \"$sub/labs\" ]; then\n"
+    "  sub=\"$sub/labs\"\n"
+    "elif ! compgen -G \"$sub/[0-9][0-9]_*/\" >/dev/null; then\n"
+    "  # Loose files: each goes into the lab folder whose starter has that name.\n"
+    "  staged=$(mktemp -d)\n"
+    "  while IFS= read -r -d '' f; do\n"
+    "    name=$(basename \"$f\")\n"
+    "    for lab in \"$kit\"/labs/[0-9][0-9]_*/; do\n"
+    "      if [ -f \"$lab/$name\" ]; then\n"
+    "        mkdir -p \"$staged/$(basename \"$lab\")\"\n"
+    "        cp \"$f\" \"$staged/$(basename \"$lab\")/$name\"\n"
+    "      fi\n"
+    "    done\n"
+    "  done < <(find \"$sub\" -type f -print0)\n"
+    "  sub=$staged\n"
+    "fi\n"
+    "if ! /autograder/build/bin/gpulab-grade --submission \"$sub\" --source \"$kit\" \\\n"
+    "     --build-dir /autograder/build --quiet --gradescope \"$results\"%s; then\n"
+    "  cat > \"$results\" <<'JSON'\n"
+    "{\"score\": 0, \"output\": \"The autograder could not grade this submission: it did not "
+    "configure or build. Check that the files you uploaded are the lab's files, unchanged in "
+    "name.\"}\n"
+    "JSON\n"
+    "fi\n";
+
+static const char readme_txt[] =
+    "A Gradescope autograder for gpulab, written by gpulab-grade --package-gradescope.\n"
+    "\n"
+    "Upload: zip the contents of this folder (cd into it, then: zip -r ../autograder.zip .)\n"
+    "and give the zip as the assignment's autograder (Ubuntu base image).\n"
+    "Students upload their lab files: a labs/ folder, the lab folders (03_kernels/ ...),\n"
+    "or just the files they edited. Each test on Gradescope is one check of the grader;\n"
+    "there is no GPU on Gradescope, so labs are graded on gpulab's CPU simulator.\n";
+
+int grade_package_gradescope(const options *o)
+{
+    char out[4096], def_src[4400], def_out[4400], script[4400], opts[512];
+    if (mkdir(o->package, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "gpulab-grade: --package-gradescope %s: %s\n", o->package, strerror(errno));
+        return 2;
+    }
+    if (!realpath(o->package, out)) {
+        fprintf(stderr, "gpulab-grade: %s: %s\n", o->package, strerror(errno));
+        return 2;
+    }
+    snprintf(def_src, sizeof(def_src), "-DSOURCE_DIR=%s", o->source);
+    snprintf(def_out, sizeof(def_out), "-DOUTPUT=%s/gpulab.tar.gz", out);
+    snprintf(script, sizeof(script), "%s/grader/starter/handout.cmake", o->source);
+    const char *pack[] = { "cmake", def_src, def_out, "-P", script, NULL };
+    if (grade_run_logged(pack, NULL) != 0) {
+        fprintf(stderr, "gpulab-grade: packing the kit failed (see above)\n");
+        return 2;
+    }
+    int n = snprintf(opts, sizeof(opts), " --seed %llu --backend %s", o->seed, o->backend);
+    if (o->lab)
+        n += snprintf(opts + n, sizeof(opts) - (size_t)n, " --lab %s", o->lab);
+    if (o->time_limit > 0)
+        snprintf(opts + n, sizeof(opts) - (size_t)n, " --time-limit %g", o->time_limit);
+    size_t len = sizeof(run_autograder_fmt) + sizeof(opts);
+    char *run = malloc(len);
+    if (!run)
+        return 2;
+    snprintf(run, len, run_autograder_fmt, opts);
+    int bad = write_file(out, "setup.sh", setup_sh, 0755) ||
+              write_file(out, "run_autograder", run, 0755) ||
+              write_file(out, "README.txt", readme_txt, 0644);
+    free(run);
+    if (bad)
+        return 2;
+    printf("gpulab-grade: the Gradescope autograder is in %s (setup.sh, run_autograder, "
+           "gpulab.tar.gz);\nzip its contents and upload the zip: cd %s && zip -r "
+           "../autograder.zip .\n",
+           out, out);
+    return 0;
+}

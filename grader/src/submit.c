@@ -1,0 +1,185 @@
+/* submit.c — see submit.h. */
+#define _XOPEN_SOURCE 700
+#include "submit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int grade_run_logged(const char *const argv[], const char *log_path)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (log_path) {
+            int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+            if (fd < 0)
+                _exit(127);
+            dup2(fd, STDOUT_FILENO);
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0)
+            dup2(null, STDIN_FILENO);
+        execvp(argv[0], (char *const *)argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Removes build_dir/bin/<lab>-*-student{,.check} for each lab. */
+static void remove_student_programs(const grade_build *b)
+{
+    const char *backends[] = { "sim", "cuda" };
+    const char *suffixes[] = { "", ".check" };
+    char path[4400];
+    for (int i = 0; i < b->n_labs; i++)
+        for (int k = 0; k < 2; k++)
+            for (int s = 0; s < 2; s++) {
+                snprintf(path, sizeof(path), "%s/bin/%s-%s-student%s", b->build_dir, b->labs[i],
+                         backends[k], suffixes[s]);
+                unlink(path);
+            }
+}
+
+/* The message of the first "CMake Error" in a log, on one line. */
+static void first_cmake_error(const char *log_path, char *buf, size_t len)
+{
+    FILE *f = fopen(log_path, "r");
+    char line[1024];
+    int in_error = 0;
+    size_t n = 0;
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f) && n + 1 < len) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!in_error) {
+            in_error = strncmp(line, "CMake Error", 11) == 0;
+            continue;
+        }
+        if (!line[0]) {
+            if (n)
+                break;
+            continue;
+        }
+        const char *t = line;
+        while (*t == ' ')
+            t++;
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", t);
+    }
+    fclose(f);
+}
+
+int grade_build_submission(const grade_build *b, char *why, size_t len)
+{
+    char sub[4200], jobs[16], src[4200];
+    if (!realpath(b->submission_dir, sub)) {
+        snprintf(why, len, "submission %s: %s", b->submission_dir, strerror(errno));
+        return -1;
+    }
+    if (!realpath(b->source_dir, src)) {
+        snprintf(why, len, "the kit's sources %s: %s", b->source_dir, strerror(errno));
+        return -1;
+    }
+    char def_sub[4300], def_cuda[64];
+    snprintf(def_sub, sizeof(def_sub), "-DGPULAB_SUBMISSION_DIR=%s", sub);
+    snprintf(def_cuda, sizeof(def_cuda), "-DGPULAB_CUDA=%s",
+             strcmp(b->backend, "cuda") == 0 ? "ON" : "OFF");
+    /* Without tests: they need every program, and a submission may lack some. */
+    const char *configure[] = { "cmake",
+                                "-S",
+                                src,
+                                "-B",
+                                b->build_dir,
+                                def_sub,
+                                def_cuda,
+                                "-DGPULAB_DOCS=OFF",
+                                b->with_tests ? "-DBUILD_TESTING=ON" : "-DBUILD_TESTING=OFF",
+                                NULL };
+    int rc = grade_run_logged(configure, b->log_path);
+    if (rc != 0) {
+        char first[512] = "";
+        first_cmake_error(b->log_path, first, sizeof(first));
+        snprintf(why, len, "the build could not be configured (cmake exited %d%s%s; see %s)", rc,
+                 first[0] ? ": " : "", first, b->log_path);
+        return -1;
+    }
+    remove_student_programs(b);
+    snprintf(jobs, sizeof(jobs), "%d", b->jobs > 0 ? b->jobs : 1);
+    /* cmake --build DIR -j N --target <lab>-<backend>-student[.check]... -- -k */
+    const char *argv[8 + 2 * 16 + 3];
+    char names[2 * 16][96];
+    int n = 0, k = 0;
+    argv[n++] = "cmake";
+    argv[n++] = "--build";
+    argv[n++] = b->build_dir;
+    argv[n++] = "-j";
+    argv[n++] = jobs;
+    argv[n++] = "--target";
+    for (int i = 0; i < b->n_labs && i < 16; i++) {
+        snprintf(names[k], sizeof(names[k]), "%s-%s-student", b->labs[i], b->backend);
+        argv[n++] = names[k++];
+        if (strcmp(b->backend, "sim") == 0) {
+            snprintf(names[k], sizeof(names[k]), "%s-sim-student.check", b->labs[i]);
+            argv[n++] = names[k++];
+        }
+    }
+    argv[n++] = "--";
+    argv[n++] = "-k";
+    argv[n] = NULL;
+    grade_run_logged(argv, b->log_path); /* a lab that does not compile costs its points */
+    return 0;
+}
+
+/* How the lab's folder shows in paths: "/03_kernels/", or from "lab03", "/03_". */
+static void folder_mark(char *buf, size_t len, const char *lab, const char *dir)
+{
+    const char *d = lab;
+    if (dir) {
+        snprintf(buf, len, "/%s/", dir);
+        return;
+    }
+    while (*d && (*d < '0' || *d > '9'))
+        d++;
+    snprintf(buf, len, "/%s_", d);
+}
+
+int grade_build_failure(const char *log_path, const char *lab, const char *dir, char *buf,
+                        size_t len)
+{
+    FILE *f = fopen(log_path, "r");
+    char line[2048], mark[32], lacks[128];
+    int found = 0;
+    if (!f)
+        return 0;
+    folder_mark(mark, sizeof(mark), lab, dir);
+    snprintf(lacks, sizeof(lacks), "gpulab_add_lab(%s): the submission has no", lab);
+    while (!found && fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *l = strstr(line, lacks);
+        if (l) {
+            snprintf(buf, len, "%s", l + strlen("gpulab_add_lab(): ") + strlen(lab));
+            found = 1;
+        } else if (strstr(line, mark) && strstr(line, "error") && !strstr(line, "make")) {
+            /* Keep it short: from the folder on ("03_kernels/vadd.cu:12:5: error: ..."). */
+            const char *p = strstr(line, mark) + 1;
+            snprintf(buf, len, "does not compile: %s", p);
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}

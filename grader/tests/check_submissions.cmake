@@ -1,0 +1,86 @@
+# --submission, --batch and --package-gradescope, on the fixture lab:
+# submissions made from the fixture's solution (full marks), its starter
+# (zero), one that does not compile, one that lacks the file, and one that
+# holds a labs/ folder, graded in one batch; then one submission graded alone
+# (the compile error must be its reason), and a Gradescope bundle written.
+#   cmake -DGRADE=<gpulab-grade> -DSOURCE=<repo> -DWORKDIR=<scratch> -P check_submissions.cmake
+file(REMOVE_RECURSE "${WORKDIR}")
+set(subs "${WORKDIR}/submissions")
+set(fixture "${SOURCE}/common/tests/fixture_lab")
+file(MAKE_DIRECTORY "${subs}/starter/00_fixture" "${subs}/missing/00_fixture"
+     "${subs}/nested/labs/00_fixture" "${subs}/broken/00_fixture" "${subs}/good/00_fixture")
+file(COPY "${fixture}/solutions/00_fixture/scale.cu" DESTINATION "${subs}/good/00_fixture")
+file(COPY "${fixture}/solutions/00_fixture/scale.cu" DESTINATION "${subs}/nested/labs/00_fixture")
+file(COPY "${fixture}/labs/00_fixture/scale.cu" DESTINATION "${subs}/starter/00_fixture")
+file(READ "${fixture}/solutions/00_fixture/scale.cu" text)
+string(REPLACE "const int blocks" "const int blocks oops" text "${text}")
+file(WRITE "${subs}/broken/00_fixture/scale.cu" "${text}")
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  TIMEOUT 600)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+# ---- the batch --------------------------------------------------------------------
+run("${GRADE}" --batch "${subs}" --jobs 2 --lab fixture --backend sim --source "${SOURCE}"
+    --out "${WORKDIR}/grades")
+file(STRINGS "${WORKDIR}/grades/grades.csv" rows)
+list(LENGTH rows n)
+if(NOT n EQUAL 6)
+  message(FATAL_ERROR "grades.csv: ${n} lines, expected a header and 5 rows:\n${rows}")
+endif()
+foreach(want IN ITEMS "\"broken\",0,10," "\"good\",10,10,100.0," "\"missing\",0,10,"
+                      "\"nested\",10,10,100.0," "\"starter\",0,10,0.0,")
+  string(FIND "${rows}" "${want}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "grades.csv has no row starting ${want}:\n${rows}")
+  endif()
+endforeach()
+message(STATUS "batch: 5 submissions graded as expected")
+
+# ---- one submission: the reasons ----------------------------------------------------
+foreach(case IN ITEMS "broken;does not compile: 00_fixture/scale.cu:[0-9]+:[0-9]+: error"
+                      "missing;the submission has no 00_fixture/scale.cu"
+                      "starter;y: [0-9]+ of [0-9]+ elements differ")
+  list(GET case 0 name)
+  list(GET case 1 reason)
+  run("${GRADE}" --submission "${subs}/${name}" --lab fixture --backend sim --quiet
+      --source "${SOURCE}" --build-dir "${WORKDIR}/build" --json "${WORKDIR}/${name}.json")
+  file(READ "${WORKDIR}/${name}.json" json)
+  string(JSON why GET "${json}" results 0 reason)
+  string(JSON points GET "${json}" results 0 points)
+  if(NOT why MATCHES "${reason}" OR NOT points EQUAL 0)
+    message(FATAL_ERROR "${name}: ${points} points, reason '${why}', expected 0 and '${reason}'")
+  endif()
+endforeach()
+message(STATUS "submission: reasons as expected")
+
+# ---- the Gradescope bundle -------------------------------------------------------------
+run("${GRADE}" --package-gradescope "${WORKDIR}/gradescope" --seed 4242 --source "${SOURCE}")
+foreach(f setup.sh run_autograder)
+  set(p "${WORKDIR}/gradescope/${f}")
+  if(NOT EXISTS "${p}")
+    message(FATAL_ERROR "the bundle has no ${f}")
+  endif()
+  run(bash -n "${p}")
+  execute_process(COMMAND test -x "${p}" RESULT_VARIABLE x)
+  if(NOT x EQUAL 0)
+    message(FATAL_ERROR "${f} is not executable")
+  endif()
+endforeach()
+file(READ "${WORKDIR}/gradescope/run_autograder" ra)
+if(NOT ra MATCHES "--seed 4242" OR NOT ra MATCHES "/autograder/results/results.json")
+  message(FATAL_ERROR "run_autograder does not grade with the seed into results.json:\n${ra}")
+endif()
+run(${CMAKE_COMMAND} -E tar tf "${WORKDIR}/gradescope/gpulab.tar.gz")
+if(out MATCHES "(^|\n)gpulab-handout/solutions/")
+  message(FATAL_ERROR "the bundle's kit holds solutions/")
+endif()
+if(NOT out MATCHES "gpulab-handout/grader/src/main.c")
+  message(FATAL_ERROR "the bundle's kit has no grader")
+endif()
+message(STATUS "gradescope bundle: as expected")
