@@ -170,6 +170,9 @@ static int parse(options *o, int argc, char **argv)
     return 0;
 }
 
+/* Output kept of each of stdout and stderr; a run that prints more fails its check. */
+#define GRADE_OUTPUT_KEPT (16 << 20)
+
 static grade_limits limits_for(const options *o, const grade_check *c, const char *backend)
 {
     grade_limits l;
@@ -179,7 +182,7 @@ static grade_limits limits_for(const options *o, const grade_check *c, const cha
     l.address_space = strcmp(backend, "cuda") == 0 ? 0 : (size_t)64 << 30;
     l.file_size = (size_t)256 << 20;
     l.max_processes = 256;
-    l.output_bytes = 64 * 1024;
+    l.output_bytes = GRADE_OUTPUT_KEPT;
     return l;
 }
 
@@ -283,6 +286,10 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
     } else if (run.exit_status == 77) {
         last_line(why, sizeof(why), run.err);
         snprintf(res->reason, sizeof(res->reason), "skipped: %.400s", why);
+    } else if (run.out_truncated || run.err_truncated) {
+        snprintf(res->reason, sizeof(res->reason),
+                 "printed more than %d MiB to %s: a graded run must not flood its output",
+                 GRADE_OUTPUT_KEPT >> 20, run.out_truncated ? "stdout" : "stderr");
     } else if (c.memcheck && memcheck_report(why, sizeof(why), run.err)) {
         snprintf(res->reason, sizeof(res->reason), "memcheck: %.480s", why);
     } else if (run.exit_status != c.expect_status) {

@@ -3,12 +3,16 @@
  * speaks the fixture lab's protocol (reads x.npy and a.npy, writes y = a x and
  * result.json) and misbehaves as GRADE_FAKE asks: ok, wrong_shape,
  * wrong_dtype, nan, truncated, missing, lying, not_json, empty, segfault,
- * hang, stderr_exit, wrong_fact (result.json's "n" is not the input's size).
+ * hang, stderr_exit, wrong_fact (result.json's "n" is not the input's size),
+ * abort, sleep (past the limit), forkbomb, bigalloc (64 GiB), bigfile (10 GiB),
+ * chatty (1 GiB on stdout, then the right answer), snoop (looks for the
+ * expected output anywhere it can reach and hands it in).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lab/npy.h"
 #include "lab/protocol.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +28,64 @@ static void write_text(const char *path, const char *text)
     }
 }
 
+/* Misbehaviours that do not depend on the inputs; returns only if mode is none of them. */
+static void misbehave(const char *mode)
+{
+    if (!strcmp(mode, "abort"))
+        abort();
+    if (!strcmp(mode, "sleep"))
+        sleep(1000);
+    if (!strcmp(mode, "forkbomb")) {
+        for (;;)
+            if (fork() < 0) {
+                perror("fake lab: fork");
+                exit(1);
+            }
+    }
+    if (!strcmp(mode, "bigalloc")) {
+        char *p = malloc((size_t)64 << 30);
+        if (!p) {
+            fprintf(stderr, "fake lab: malloc(64 GiB) failed: out of memory\n");
+            abort();
+        }
+        memset(p, 1, (size_t)64 << 30);
+        exit(0);
+    }
+    if (!strcmp(mode, "bigfile")) {
+        static char chunk[1 << 20];
+        FILE *f = fopen("y.npy", "wb");
+        for (int i = 0; f && i < 10 * 1024; i++)
+            if (fwrite(chunk, 1, sizeof(chunk), f) != sizeof(chunk))
+                break;
+        exit(0);
+    }
+}
+
+/* snoop: the grader's expected y.npy, from any directory under /tmp it can read. */
+static int snoop(void)
+{
+    DIR *d = opendir("/tmp");
+    struct dirent *e;
+    char path[1024];
+    int found = 0;
+    while (d && !found && (e = readdir(d))) {
+        snprintf(path, sizeof(path), "/tmp/%s/y.npy", e->d_name);
+        FILE *in = fopen(path, "rb"), *out = in ? fopen("y.npy", "wb") : NULL;
+        char buf[4096];
+        size_t n;
+        while (out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+            fwrite(buf, 1, n, out);
+        found = out != NULL;
+        if (out)
+            fclose(out);
+        if (in)
+            fclose(in);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = getenv("GRADE_FAKE") ? getenv("GRADE_FAKE") : "ok";
@@ -32,6 +94,19 @@ int main(int argc, char **argv)
     lab_args_parse(&args, argc, argv, "the grader's fake lab");
     if (!args.graded)
         return 0;
+    misbehave(mode);
+    if (!strcmp(mode, "snoop")) {
+        fprintf(stderr, "fake lab: %s\n", snoop() ? "found an expected output" : "found nothing");
+        return 0;
+    }
+    if (!strcmp(mode, "chatty")) {
+        static char chunk[1 << 16];
+        memset(chunk, 'y', sizeof(chunk));
+        for (long sent = 0; sent < (1L << 30); sent += (long)sizeof(chunk))
+            if (fwrite(chunk, 1, sizeof(chunk), stdout) != sizeof(chunk))
+                break;
+        fflush(stdout);
+    }
     lab_input(&x, &args, "x", LAB_DTYPE_F32, 1);
     lab_input(&a, &args, "a", LAB_DTYPE_F32, 0);
     float *y = calloc(x.count + 1, sizeof(*y));
