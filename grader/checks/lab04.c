@@ -1,0 +1,331 @@
+/* Lab 04's checks (labs/04_matvec): the three mat-vec kernels, their
+ * coalescing, and the cuBLAS matmul.
+ *
+ * Expected values are computed here in double precision from the inputs; the
+ * lab's own code is not used. Tolerances are float32 error bounds that hold
+ * whatever order the program adds in (Higham, Accuracy and Stability of
+ * Numerical Algorithms, 2nd ed., eq. 3.5): a float32 dot product of length K
+ * is within gamma_K * sum_j |x_j y_j| of the exact one, gamma_K = K u / (1 - K u),
+ * u = 2^-24; one more u covers rounding the exact value to the float32 we store.
+ *
+ * Coalescing is measured by the simulator (GPULAB_SIM_STATS=1: the program
+ * reports the 32-byte sectors its kernel's warp loads touched, and how many
+ * warp load instructions it ran). On the cuda backend nothing counts them, so
+ * those checks give no points there and say why.
+ */
+#include "labs.h"
+
+#include "lab/rng.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEED_N 100000 /* the seed's shape */
+#define SEED_M 100
+#define COALESCED_FACTOR 1.25
+
+static double gamma_f32(double k)
+{
+    const double u = ldexp(1.0, -24);
+    return k * u / (1.0 - k * u);
+}
+
+/* ---- mat-vec ------------------------------------------------------------- */
+
+/* Writes A<suffix>, v<suffix> (normal entries, as the seed's randn) and
+ * declares u<suffix> = A v with atol = gamma_{M+1} max_i sum_j |A_ij v_j|. */
+static int matvec_problem(grade_case *c, const grade_env *env, int N, int M, const char *suffix,
+                          char *why, size_t len)
+{
+    size_t a_shape[2] = { (size_t)N, (size_t)M }, v_shape[1] = { (size_t)M },
+           u_shape[1] = { (size_t)N };
+    float *A = malloc(sizeof(*A) * (size_t)N * M), *v = malloc(sizeof(*v) * M);
+    float *u = malloc(sizeof(*u) * N);
+    char name[48];
+    lab_rng rng;
+    int rc = -1;
+    if (!A || !v || !u) {
+        snprintf(why, len, "out of memory");
+        free(u);
+        goto free_inputs;
+    }
+    lab_rng_seed(&rng, env->seed, 4000 + (uint64_t)N * 7919 + (uint64_t)M);
+    lab_rng_fill_normal(&rng, A, (size_t)N * M, 0.0f, 1.0f);
+    lab_rng_fill_normal(&rng, v, (size_t)M, 0.0f, 1.0f);
+    double worst = 0.0;
+    for (int i = 0; i < N; i++) {
+        double s = 0.0, abs_s = 0.0;
+        for (int j = 0; j < M; j++) {
+            double t = (double)A[(size_t)i * M + j] * v[j];
+            s += t;
+            abs_s += fabs(t);
+        }
+        u[i] = (float)s;
+        if (abs_s > worst)
+            worst = abs_s;
+    }
+    snprintf(name, sizeof(name), "A%s", suffix);
+    if (grade_write_input(env, name, LAB_DTYPE_F32, 2, a_shape, A, why, len)) {
+        free(u);
+        goto free_inputs;
+    }
+    snprintf(name, sizeof(name), "v%s", suffix);
+    if (grade_write_input(env, name, LAB_DTYPE_F32, 1, v_shape, v, why, len)) {
+        free(u);
+        goto free_inputs;
+    }
+    snprintf(name, sizeof(name), "u%s", suffix);
+    rc = grade_expect_output(c, name, LAB_DTYPE_F32, 1, u_shape, u, gamma_f32(M + 1) * worst, 0.0,
+                             why, len);
+free_inputs:
+    free(A);
+    free(v);
+    return rc;
+}
+
+static int write_version(grade_case *c, const grade_env *env, int version, char *why, size_t len)
+{
+    size_t shape[1] = { 1 };
+    char hint[96];
+    snprintf(hint, sizeof(hint), "the program ran version.npy's kernel (%d)", version);
+    grade_expect_fact_int(c, "version", version, hint);
+    return grade_write_input(env, "version", LAB_DTYPE_I32, 0, shape, &version, why, len);
+}
+
+/* The seed's shape, N = 100000, M = 100: A.npy, v.npy -> u.npy. */
+static int seed_shape(grade_case *c, const grade_env *env, int version, char *why, size_t len)
+{
+    if (write_version(c, env, version, why, len))
+        return -1;
+    return matvec_problem(c, env, SEED_N, SEED_M, "", why, len);
+}
+
+/* Shapes whose N and M are no multiple of a block (256, 1024 threads), a
+ * warp (32) or a tile of v (256): a single row, a single column, M > 1024.
+ * Under memcheck on the sim backend, so a read past a row's end is reported
+ * even when it happens to land in the next row. */
+static const int awkward[][2] = { { 1, 1 },    { 1, 1500 }, { 1000, 1 },
+                                  { 777, 33 }, { 3, 1025 }, { 2049, 257 } };
+
+static int awkward_shapes(grade_case *c, const grade_env *env, int version, char *why, size_t len)
+{
+    const int k = (int)(sizeof(awkward) / sizeof(awkward[0]));
+    size_t shape[2] = { (size_t)k, 2 };
+    char suffix[32];
+    if (write_version(c, env, version, why, len) ||
+        grade_write_input(env, "shapes", LAB_DTYPE_I32, 2, shape, awkward, why, len))
+        return -1;
+    for (int i = 0; i < k; i++) {
+        snprintf(suffix, sizeof(suffix), "_%dx%d", awkward[i][0], awkward[i][1]);
+        if (matvec_problem(c, env, awkward[i][0], awkward[i][1], suffix, why, len))
+            return -1;
+    }
+    grade_expect_fact_int(c, "problems", k, "one u_<N>x<M>.npy per row of shapes.npy");
+    c->memcheck = 1;
+    return 0;
+}
+
+/* ---- coalescing ---------------------------------------------------------- */
+
+typedef struct coalescing_ctx {
+    int version, M;
+} coalescing_ctx;
+
+/* The fewest sectors a warp's load can touch in u = A v with rows of M
+ * floats: its lanes read min(32, M) neighbouring floats of one row, 4 bytes
+ * each, and a sector holds 32 bytes:
+ *     minimum = ceil(4 * min(32, M) / 32)      (4 for M >= 32). */
+static int min_sectors_per_load(int M)
+{
+    int lanes = M < 32 ? M : 32;
+    return (4 * lanes + 31) / 32;
+}
+
+static long long json_int(const grade_json_object *o, const char *key)
+{
+    const char *v = grade_json_get(o, key);
+    return v ? strtoll(v, NULL, 10) : -1;
+}
+
+static int judge_coalescing(const grade_case *c, const grade_json_object *result,
+                            const char *outdir, const char *out, const char *err, char *why,
+                            size_t len)
+{
+    const coalescing_ctx *x = c->ctx;
+    const char *counted = grade_json_get(result, "sectors_counted");
+    (void)outdir;
+    (void)out;
+    (void)err;
+    if (!counted || strcmp(counted, "true") != 0) {
+        char *backend = grade_json_get_string(result, "backend");
+        int cuda = backend && strcmp(backend, "cuda") == 0;
+        free(backend);
+        if (cuda)
+            snprintf(why, len,
+                     "not measured on the cuda backend, so no points here: only the simulator "
+                     "counts sectors per warp load (grade with --backend sim)");
+        else
+            snprintf(why, len,
+                     "result.json has no sector counts: the run had GPULAB_SIM_STATS=1, so the "
+                     "program's check twin (%s.check) must be built beside it",
+                     "lab04-sim-<variant>");
+        return 0;
+    }
+    long long requests = json_int(result, "load_requests");
+    long long sectors = json_int(result, "load_sectors");
+    if (requests <= 0) {
+        snprintf(why, len,
+                 "v%d made no global loads: is matvec_kernel%d in matvec.cu still the TODO stub?",
+                 x->version, x->version);
+        return 0;
+    }
+    double got = (double)sectors / (double)requests;
+    int least = min_sectors_per_load(x->M);
+    double allowed = COALESCED_FACTOR * least;
+    if (got > allowed) {
+        snprintf(why, len,
+                 "v%d is not coalesced: %.2f sectors per warp load (%lld sectors / %lld "
+                 "requests), at most %.2f allowed (%.2f x %d, the least a warp's load of %d "
+                 "neighbouring floats touches); neighbouring lanes must read neighbouring "
+                 "floats of a row",
+                 x->version, got, sectors, requests, allowed, COALESCED_FACTOR, least,
+                 x->M < 32 ? x->M : 32);
+        return 0;
+    }
+    return 1;
+}
+
+/* Runs the seed's shape with GPULAB_SIM_STATS=1 and judges the counts. */
+static int coalescing(grade_case *c, const grade_env *env, int version, char *why, size_t len)
+{
+    coalescing_ctx *x = malloc(sizeof(*x));
+    if (!x) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    x->version = version;
+    x->M = SEED_M;
+    c->ctx = x;
+    c->judge = judge_coalescing;
+    grade_case_setenv(c, "GPULAB_SIM_STATS", "1");
+    return seed_shape(c, env, version, why, len);
+}
+
+static int v1_seed(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return seed_shape(c, env, 1, why, len);
+}
+static int v1_awkward(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return awkward_shapes(c, env, 1, why, len);
+}
+static int v2_seed(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return seed_shape(c, env, 2, why, len);
+}
+static int v2_awkward(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return awkward_shapes(c, env, 2, why, len);
+}
+static int v2_coalesced(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return coalescing(c, env, 2, why, len);
+}
+static int v3_seed(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return seed_shape(c, env, 3, why, len);
+}
+static int v3_awkward(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return awkward_shapes(c, env, 3, why, len);
+}
+static int v3_coalesced(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return coalescing(c, env, 3, why, len);
+}
+
+/* ---- matmul -------------------------------------------------------------- */
+
+/* C = A B, row-major, A (n, k) and B (k, m) uniform in [0, 1) (the seed's
+ * torch.rand). Every term is >= 0, so sum_j |A_ij B_jl| = C_il and the
+ * float32 bound is a relative tolerance: rtol = gamma_{k+1}. */
+static int matmul(grade_case *c, const grade_env *env, int n, int k, int m, int square, char *why,
+                  size_t len)
+{
+    size_t a_shape[2] = { (size_t)n, (size_t)k }, b_shape[2] = { (size_t)k, (size_t)m },
+           c_shape[2] = { (size_t)n, (size_t)m };
+    float *A = malloc(sizeof(*A) * (size_t)n * k), *B = malloc(sizeof(*B) * (size_t)k * m);
+    float *C = malloc(sizeof(*C) * (size_t)n * m);
+    double *row = malloc(sizeof(*row) * m);
+    lab_rng rng;
+    int rc = -1;
+    if (!A || !B || !C || !row) {
+        snprintf(why, len, "out of memory");
+        free(C);
+        goto free_all;
+    }
+    lab_rng_seed(&rng, env->seed, 4100 + (uint64_t)n);
+    lab_rng_fill_uniform(&rng, A, (size_t)n * k, 0.0f, 1.0f);
+    if (square)
+        memcpy(B, A, sizeof(*B) * (size_t)k * m); /* the demo's C = A A */
+    else
+        lab_rng_fill_uniform(&rng, B, (size_t)k * m, 0.0f, 1.0f);
+    for (int i = 0; i < n; i++) {
+        for (int l = 0; l < m; l++)
+            row[l] = 0.0;
+        for (int j = 0; j < k; j++) {
+            double a = A[(size_t)i * k + j];
+            const float *b = B + (size_t)j * m;
+            for (int l = 0; l < m; l++)
+                row[l] += a * b[l];
+        }
+        for (int l = 0; l < m; l++)
+            C[(size_t)i * m + l] = (float)row[l];
+    }
+    if (grade_write_input(env, "A", LAB_DTYPE_F32, 2, a_shape, A, why, len) ||
+        grade_write_input(env, "B", LAB_DTYPE_F32, 2, b_shape, B, why, len)) {
+        free(C);
+        goto free_all;
+    }
+    rc = grade_expect_output(c, "C", LAB_DTYPE_F32, 2, c_shape, C, 0.0, gamma_f32(k + 1), why, len);
+    grade_expect_fact_string(c, "task", "matmul", "B.npy present: the program runs the matmul");
+free_all:
+    free(A);
+    free(B);
+    free(row);
+    return rc;
+}
+
+static int matmul_rect(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return matmul(c, env, 300, 200, 100, 0, why, len);
+}
+static int matmul_square(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return matmul(c, env, 512, 512, 512, 1, why, len);
+}
+
+static const grade_check checks[] = {
+    { "v1 one thread per row: the seed's N = 100000, M = 100", 10, 120, v1_seed },
+    { "v1: N, M = 1x1, 1x1500, 1000x1, 777x33, 3x1025, 2049x257 (memcheck on sim)", 10, 120,
+      v1_awkward },
+    { "v2 warp per row: the seed's N = 100000, M = 100", 10, 120, v2_seed },
+    { "v2: the awkward shapes (memcheck on sim)", 10, 120, v2_awkward },
+    { "v2 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)", 10, 120,
+      v2_coalesced },
+    { "v3 shared-memory tiles of v: the seed's N = 100000, M = 100", 10, 120, v3_seed },
+    { "v3: the awkward shapes (memcheck on sim)", 10, 120, v3_awkward },
+    { "v3 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)", 10, 120,
+      v3_coalesced },
+    { "matmul_cublas: row-major C = A B, (300, 200) x (200, 100)", 10, 120, matmul_rect },
+    { "matmul_cublas: C = A A, 512 x 512", 10, 120, matmul_square },
+};
+
+const grade_lab grade_lab_lab04 = {
+    .name = "lab04",
+    .title = "Mat-vec: kernels v1-v3, coalescing, cuBLAS and the big matmul",
+    .checks = checks,
+    .n_checks = GRADE_COUNT(checks),
+};

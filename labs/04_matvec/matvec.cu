@@ -1,0 +1,166 @@
+/*
+ * Mat-vec on the GPU: u = A v, with A (N, M) row-major, v (M), u (N).
+ *
+ * Three kernel versions, chosen by number (matvec(version, ...)):
+ *
+ * version 1 is the seed's kernel: one thread per row, each loops over its row.
+ *           Neighbouring threads read addresses M floats apart: uncoalesced.
+ * version 2 is coalesced: one warp per row. Lane l reads elements l, l+32, ...
+ *           of the row, so a warp's load is 32 neighbouring floats, and a
+ *           shuffle reduction adds the 32 partial sums.
+ * version 3 keeps version 2's layout and stages v in shared memory, one tile
+ *           of MATVEC3_THREADS floats at a time, loaded once per block instead
+ *           of once per warp; two barriers per tile.
+ *
+ * Build and run (from the repository root; the sim backend needs no GPU):
+ *   cmake --build build --target lab04
+ *   build/bin/lab04-sim-student            # demo: validate, then time every version
+ *   GPULAB_SIM_CHECK=all build/bin/lab04-sim-student   # out-of-bounds, races, barriers
+ *
+ * The harness (main.c) owns the CPU reference (cblas_sgemv), the cuBLAS
+ * reference (cublasSgemv), the timing and the table. This file holds the
+ * kernels, their launchers, and the dispatch by version.
+ */
+#include "matvec.h"
+
+#include "lab/check.h"
+
+#include <assert.h>
+
+#define WARP_SIZE 32
+#define MATVEC1_THREADS 1024 /* the seed's block: 1024 threads, N = 100000 -> 98 blocks */
+#define MATVEC2_THREADS 256  /* 8 warps, so 8 rows per block */
+#define MATVEC3_THREADS 256  /* 8 warps per block, and the width of one tile of v */
+
+static int ceil_div(int a, int b)
+{
+    return (a + b - 1) / b;
+}
+
+// ----------------------------------------------------------------------------
+// GPU kernels
+
+// version 1: one thread per row. Thread `row` walks along row `row` of A.
+__global__ void matvec_kernel1(float *u, const float *A, const float *v, int N, int M)
+{
+    // TODO (version 1, the seed's kernel): compute this thread's row,
+    //   row = blockIdx.x * blockDim.x + threadIdx.x, and when row < N write
+    //   u[row] = sum over j < M of A[row * M + j] * v[j]
+    // (use a float accumulator, and (size_t)row * M so large matrices do not overflow int).
+    (void)u;
+    (void)A;
+    (void)v;
+    (void)N;
+    (void)M;
+}
+
+// Sum of `x` over the 32 lanes of a warp; every lane must take part.
+__device__ float warp_sum(float x)
+{
+    // TODO: tree reduction with __shfl_down_sync(0xffffffffu, x, offset) for
+    //   offset = 16, 8, 4, 2, 1; afterwards lane 0 holds the warp's total.
+    return x;
+}
+
+// version 2: one warp per row. Lane `lane` of warp `row` adds A[row, j] v[j]
+// for j = lane, lane + 32, ...: at each step the warp reads 32 neighbouring
+// floats of the row (one 128-byte stretch: 4 sectors, 5 when it straddles one).
+__global__ void matvec_kernel2(float *u, const float *A, const float *v, int N, int M)
+{
+    // TODO (version 2, coalesced): one warp per row.
+    //   row = global thread index / 32, lane = threadIdx.x % 32; a warp with
+    //   row >= N returns (all its lanes together). Lane `lane` sums
+    //   A[row * M + j] * v[j] for j = lane, lane + 32, ... < M; then
+    //   warp_sum() adds the 32 partial sums and lane 0 writes u[row].
+    (void)u;
+    (void)A;
+    (void)v;
+    (void)N;
+    (void)M;
+}
+
+// version 3: version 2's warp per row, with v read from shared memory. The
+// block loads v in tiles of MATVEC3_THREADS floats (one per thread, coalesced);
+// each of its warps then uses the tile for its own row.
+__global__ void matvec_kernel3(float *u, const float *A, const float *v, int N, int M)
+{
+    __shared__ float v_tile[MATVEC3_THREADS];
+    // TODO (version 3, shared memory): same rows and lanes as version 2, but v
+    //   comes from v_tile. For each tile start t = 0, MATVEC3_THREADS, ... < M:
+    //   every thread loads v_tile[threadIdx.x] = v[t + threadIdx.x] (0 past M);
+    //   __syncthreads(); a warp whose row < N adds A[row * M + t + k] * v_tile[k]
+    //   for k = lane, lane + 32, ... < min(MATVEC3_THREADS, M - t); __syncthreads()
+    //   again before the next tile. No early return: every thread must reach
+    //   every barrier. Finally warp_sum(), and lane 0 of a warp with row < N
+    //   writes u[row].
+    (void)u;
+    (void)A;
+    (void)v;
+    (void)N;
+    (void)M;
+    (void)v_tile;
+}
+
+// ----------------------------------------------------------------------------
+// Kernel launchers: the grid math, the preconditions, the launch check
+
+static matvec_launch matvec1(float *d_u, const float *d_A, const float *d_v, int N, int M)
+{
+    matvec_launch l = { ceil_div(N, MATVEC1_THREADS), MATVEC1_THREADS, 0 };
+    matvec_kernel1<<<l.blocks, l.threads>>>(d_u, d_A, d_v, N, M);
+    LAB_CHECK_LAUNCH();
+    return l;
+}
+
+static matvec_launch matvec2(float *d_u, const float *d_A, const float *d_v, int N, int M)
+{
+    const int rows_per_block = MATVEC2_THREADS / WARP_SIZE;
+    matvec_launch l = { ceil_div(N, rows_per_block), MATVEC2_THREADS, 0 };
+    matvec_kernel2<<<l.blocks, l.threads>>>(d_u, d_A, d_v, N, M);
+    LAB_CHECK_LAUNCH();
+    return l;
+}
+
+static matvec_launch matvec3(float *d_u, const float *d_A, const float *d_v, int N, int M)
+{
+    const int rows_per_block = MATVEC3_THREADS / WARP_SIZE;
+    matvec_launch l = { ceil_div(N, rows_per_block), MATVEC3_THREADS,
+                        MATVEC3_THREADS * sizeof(float) };
+    matvec_kernel3<<<l.blocks, l.threads>>>(d_u, d_A, d_v, N, M);
+    LAB_CHECK_LAUNCH();
+    return l;
+}
+
+// ----------------------------------------------------------------------------
+// Version dispatch
+
+const char *matvec_describe(int version)
+{
+    switch (version) {
+    case 1:
+        return "v1: one thread per row (the seed's kernel)";
+    case 2:
+        return "v2: one warp per row, shuffle reduction (coalesced)";
+    case 3:
+        return "v3: v2 with v staged in shared memory, 256-float tiles";
+    default:
+        return "unknown version";
+    }
+}
+
+matvec_launch matvec(int version, float *d_u, const float *d_A, const float *d_v, int N, int M)
+{
+    assert(N >= 1 && M >= 1);
+    switch (version) {
+    case 1:
+        return matvec1(d_u, d_A, d_v, N, M);
+    case 2:
+        return matvec2(d_u, d_A, d_v, N, M);
+    case 3:
+        return matvec3(d_u, d_A, d_v, N, M);
+    default:
+        assert(!"matvec: version must be 1, 2 or 3");
+        matvec_launch none = { 0, 0, 0 };
+        return none;
+    }
+}

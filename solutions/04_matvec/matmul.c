@@ -1,0 +1,43 @@
+/*
+ * The big matmul: C = A B on the GPU with cuBLAS, for row-major matrices.
+ *
+ * cuBLAS, like the Fortran BLAS it imitates, reads every matrix column-major:
+ * element (i, j) of an (r, c) matrix with leading dimension ld is at
+ * X[i + j * ld]. A row-major (r, c) matrix has (i, j) at X[i * c + j], which
+ * is exactly where a column-major (c, r) matrix keeps its element (j, i): the
+ * same bytes are the transpose, with ld = c. No copy is needed, only the
+ * right reading of the bytes. The harness's cublasSgemv call (reference.c) uses
+ * this for u = A v; here it is your turn for C = A B.
+ */
+#include "matvec.h"
+
+#include "lab/check.h"
+
+void matmul_cublas(cublasHandle_t handle, float *d_C, const float *d_A, const float *d_B, int n,
+                   int k, int m)
+{
+    const float one = 1.0f, zero = 0.0f;
+    // >>> SOLUTION
+    /* Row-major C (n, m) is column-major C^T (m, n), and C^T = B^T A^T: ask
+     * cuBLAS for the column-major product B^T A^T, where the bytes of B are
+     * column-major B^T (m, k), ld = m, and those of A are A^T (k, n), ld = k. */
+    LAB_CHECK_CUBLAS(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, d_B, m, d_A, k,
+                                 &zero, d_C, m));
+    // === STUB
+    /* TODO: one cublasSgemm call (wrapped in LAB_CHECK_CUBLAS) that leaves the
+     * row-major product C = A B in d_C. The bytes of row-major C (n, m) are
+     * column-major C^T (m, n), and C^T = B^T A^T: ask cuBLAS for that product,
+     * with CUBLAS_OP_N for both operands. Work out the three sizes (rows of the
+     * result, its columns, the inner dimension) and the leading dimension of
+     * each matrix from the comment at the top of this file. */
+    (void)handle;
+    (void)d_C;
+    (void)d_A;
+    (void)d_B;
+    (void)n;
+    (void)k;
+    (void)m;
+    (void)one;
+    (void)zero;
+    // <<< END
+}
