@@ -1,0 +1,90 @@
+/*
+ * copies.cu — lab 02, part 1: data lives on a device, and moves only when asked.
+ *
+ *   roundtrip_raw        host -> device -> host with cudaMalloc / cudaMemcpy
+ *   roundtrip_tensor     the same through lab_tensor: cpu -> cuda:0 -> cpu
+ *   peer_copy            device src -> device dst with cudaMemcpyPeer
+ *   add_across_devices   an add of tensors on two devices: refused, then fixed
+ *
+ * Build and run (from the repository root):
+ *   cmake --build build --target lab02 && build/bin/lab02-sim-student
+ *   GPULAB_SIM_DEVICES=2 build/bin/lab02-sim-student     # two simulated devices
+ */
+#include "copying.h"
+
+#include "lab/tensor.h"
+
+#include <stdio.h>
+
+// ----------------------------------------------------------------------------
+// round trips
+
+cudaError_t roundtrip_raw(float *h_out, const float *h_in, size_t n)
+{
+    // TODO: allocate n floats on the device (cudaMalloc), copy h_in there
+    // (cudaMemcpyHostToDevice), copy them back into h_out
+    // (cudaMemcpyDeviceToHost) and cudaFree. Return the first error met.
+    (void)h_out;
+    (void)h_in;
+    (void)n;
+    return cudaSuccess;
+}
+
+int roundtrip_tensor(float *h_out, const float *h_in, size_t n, const char *device, lab_error *err)
+{
+    // TODO: make a CPU tensor of h_in (lab_tensor_create on "cpu"), move it
+    // to `device` with lab_tensor_to, move that back to "cpu", copy its
+    // elements into h_out (lab_tensor_copy_to_host) and destroy every tensor
+    // you were handed. Return the first status that is not LAB_OK.
+    (void)h_out;
+    (void)h_in;
+    (void)n;
+    (void)device;
+    (void)err;
+    return LAB_OK;
+}
+
+// ----------------------------------------------------------------------------
+// between devices
+
+cudaError_t peer_copy(float *h_out, const float *h_in, size_t n, int src_dev, int dst_dev)
+{
+    // TODO: cudaSetDevice(src_dev) and cudaMalloc a buffer there, copy h_in
+    // into it; cudaSetDevice(dst_dev) and cudaMalloc a second buffer; copy
+    // device to device with cudaMemcpyPeer(d_dst, dst_dev, d_src, src_dev,
+    // bytes); copy the second buffer into h_out; free both.
+    (void)h_out;
+    (void)h_in;
+    (void)n;
+    (void)src_dev;
+    (void)dst_dev;
+    return cudaSuccess;
+}
+
+int add_across_devices(float *h_sum, const float *h_a, const float *h_b, size_t n,
+                       const char *dev_a, const char *dev_b, char *refused, size_t refused_len,
+                       lab_error *err)
+{
+    size_t shape[1] = { n };
+    lab_tensor *a = NULL, *b = NULL, *b_moved = NULL, *sum = NULL;
+    lab_error first;
+    int rc = lab_tensor_create(&a, dev_a, 1, shape, h_a, err);
+    if (rc == LAB_OK)
+        rc = lab_tensor_create(&b, dev_b, 1, shape, h_b, err);
+    if (rc != LAB_OK)
+        goto destroy;
+    // TODO: call lab_tensor_add(&sum, a, b, &first): with a and b on two
+    // devices it must fail; copy its message (first.msg) into `refused`.
+    // Then fix it: lab_tensor_to(&b_moved, b, dev_a, err), add a and b_moved,
+    // and copy the sum into h_sum with lab_tensor_copy_to_host.
+    (void)h_sum;
+    (void)first;
+    (void)refused;
+    (void)refused_len;
+destroy:
+    lab_tensor_destroy(sum);
+    lab_tensor_destroy(b_moved);
+    lab_tensor_destroy(b);
+    lab_tensor_destroy(a);
+    return rc;
+}

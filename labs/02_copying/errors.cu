@@ -1,0 +1,123 @@
+/*
+ * errors.cu — lab 02, part 2: the errors, each provoked on purpose.
+ *
+ * Every function here makes one mistake deliberately and returns the error
+ * CUDA gave for it, so that you see each one once, by name, in a program you
+ * control, before you meet it in one you do not. After each non-sticky error
+ * the function clears it (cudaGetLastError) so the next part starts clean.
+ *
+ *   host_reads_device            the CPU dereferences a device pointer
+ *   provoke_kernel_host_pointer  a kernel given a host pointer: the sticky error
+ *   provoke_wrong_direction      cudaMemcpy told the wrong direction
+ *   provoke_copy_too_large       a copy longer than the allocation
+ *   provoke_use_after_free       a copy from memory already freed
+ *   provoke_missing_device       cudaSetDevice on a device that does not exist
+ */
+#include "copying.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define N 4096 // floats in each buffer of this file
+
+// ----------------------------------------------------------------------------
+// kernels
+
+// Writes p[i] = i. Correct code; the mistake is in what it is given.
+__global__ void write_ids_kernel(float *p, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] = (float)i;
+}
+
+// ----------------------------------------------------------------------------
+// the CPU and device memory
+
+float host_reads_device(const float *d_x)
+{
+    // TODO: return d_x[0] — read the device pointer from host code, on
+    // purpose. (The harness runs this in a child process, because on a GPU
+    // it crashes.)
+    (void)d_x;
+    return 0.0f;
+}
+
+// ----------------------------------------------------------------------------
+// a kernel given host memory: the sticky error
+
+void provoke_kernel_host_pointer(sticky_report *r)
+{
+    float *h_p = (float *)calloc(N, sizeof(float));
+    float *d_p = NULL;
+    r->at_sync = r->later_call = r->after_reset = cudaSuccess;
+    if (!h_p) {
+        r->at_sync = cudaErrorMemoryAllocation;
+        return;
+    }
+    // TODO: launch write_ids_kernel<<<N / 256, 256>>>(h_p, N) — a host
+    // pointer, on purpose — and store cudaDeviceSynchronize()'s result in
+    // r->at_sync. Then try cudaMalloc(&d_p, N * sizeof(float)) and store its
+    // result in r->later_call (sticky: it fails too). Recover with
+    // cudaDeviceReset(), clear the last error with cudaGetLastError(), and
+    // store a fresh cudaMalloc's result in r->after_reset (free it if it worked).
+    (void)d_p;
+    free(h_p);
+}
+
+// ----------------------------------------------------------------------------
+// copies that cannot be done
+
+cudaError_t provoke_wrong_direction(void)
+{
+    float h_x[N] = { 0 };
+    float *d_x = NULL;
+    cudaError_t e = cudaMalloc(&d_x, sizeof(h_x));
+    if (e != cudaSuccess)
+        return e;
+    // TODO: copy h_x to d_x with the wrong direction,
+    // cudaMemcpy(d_x, h_x, sizeof(h_x), cudaMemcpyDeviceToHost); keep the
+    // error it returns in e, then clear it with cudaGetLastError().
+    cudaFree(d_x);
+    return e;
+}
+
+cudaError_t provoke_copy_too_large(void)
+{
+    static float h_x[2 * N];
+    float *d_x = NULL;
+    cudaError_t e = cudaMalloc(&d_x, N * sizeof(float));
+    if (e != cudaSuccess)
+        return e;
+    // TODO: copy sizeof(h_x) bytes (2N floats) from d_x, which holds only N,
+    // into h_x (cudaMemcpyDeviceToHost); keep the error in e, then clear it.
+    (void)h_x;
+    cudaFree(d_x);
+    return e;
+}
+
+cudaError_t provoke_use_after_free(void)
+{
+    float h_x[N];
+    float *d_x = NULL;
+    cudaError_t e = cudaMalloc(&d_x, sizeof(h_x));
+    if (e != cudaSuccess)
+        return e;
+    e = cudaMemset(d_x, 0, sizeof(h_x));
+    if (e != cudaSuccess)
+        return e;
+    cudaFree(d_x);
+    // TODO: d_x was freed just above. Copy from it anyway into h_x
+    // (cudaMemcpyDeviceToHost), keep the error in e, then clear it.
+    (void)h_x;
+    return e;
+}
+
+cudaError_t provoke_missing_device(int device_count)
+{
+    cudaError_t e = cudaSuccess;
+    // TODO: ask for device number device_count (one past the last) with
+    // cudaSetDevice, keep the error in e, then clear it with cudaGetLastError().
+    (void)device_count;
+    return e;
+}

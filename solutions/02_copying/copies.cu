@@ -1,0 +1,158 @@
+/*
+ * copies.cu — lab 02, part 1: data lives on a device, and moves only when asked.
+ *
+ *   roundtrip_raw        host -> device -> host with cudaMalloc / cudaMemcpy
+ *   roundtrip_tensor     the same through lab_tensor: cpu -> cuda:0 -> cpu
+ *   peer_copy            device src -> device dst with cudaMemcpyPeer
+ *   add_across_devices   an add of tensors on two devices: refused, then fixed
+ *
+ * Build and run (from the repository root):
+ *   cmake --build build --target lab02 && build/bin/lab02-sim-student
+ *   GPULAB_SIM_DEVICES=2 build/bin/lab02-sim-student     # two simulated devices
+ */
+#include "copying.h"
+
+#include "lab/tensor.h"
+
+#include <stdio.h>
+
+// ----------------------------------------------------------------------------
+// round trips
+
+cudaError_t roundtrip_raw(float *h_out, const float *h_in, size_t n)
+{
+    // >>> SOLUTION
+    size_t bytes = n * sizeof(float);
+    float *d_x = NULL;
+    cudaError_t e = cudaMalloc(&d_x, bytes);
+    if (e != cudaSuccess)
+        return e;
+    e = cudaMemcpy(d_x, h_in, bytes, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(h_out, d_x, bytes, cudaMemcpyDeviceToHost);
+    cudaError_t f = cudaFree(d_x);
+    return e != cudaSuccess ? e : f;
+    // === STUB
+    // TODO: allocate n floats on the device (cudaMalloc), copy h_in there
+    // (cudaMemcpyHostToDevice), copy them back into h_out
+    // (cudaMemcpyDeviceToHost) and cudaFree. Return the first error met.
+    (void)h_out;
+    (void)h_in;
+    (void)n;
+    return cudaSuccess;
+    // <<< END
+}
+
+int roundtrip_tensor(float *h_out, const float *h_in, size_t n, const char *device, lab_error *err)
+{
+    // >>> SOLUTION
+    size_t shape[1] = { n };
+    lab_tensor *x = NULL, *on_dev = NULL, *back = NULL;
+    int rc = lab_tensor_create(&x, "cpu", 1, shape, h_in, err);
+    if (rc == LAB_OK)
+        rc = lab_tensor_to(&on_dev, x, device, err);
+    if (rc == LAB_OK)
+        rc = lab_tensor_to(&back, on_dev, "cpu", err);
+    if (rc == LAB_OK)
+        rc = lab_tensor_copy_to_host(back, h_out, err);
+    lab_tensor_destroy(back);
+    lab_tensor_destroy(on_dev);
+    lab_tensor_destroy(x);
+    return rc;
+    // === STUB
+    // TODO: make a CPU tensor of h_in (lab_tensor_create on "cpu"), move it
+    // to `device` with lab_tensor_to, move that back to "cpu", copy its
+    // elements into h_out (lab_tensor_copy_to_host) and destroy every tensor
+    // you were handed. Return the first status that is not LAB_OK.
+    (void)h_out;
+    (void)h_in;
+    (void)n;
+    (void)device;
+    (void)err;
+    return LAB_OK;
+    // <<< END
+}
+
+// ----------------------------------------------------------------------------
+// between devices
+
+cudaError_t peer_copy(float *h_out, const float *h_in, size_t n, int src_dev, int dst_dev)
+{
+    // >>> SOLUTION
+    size_t bytes = n * sizeof(float);
+    float *d_src = NULL, *d_dst = NULL;
+    cudaError_t e = cudaSetDevice(src_dev); // cudaMalloc allocates on the current device
+    if (e == cudaSuccess)
+        e = cudaMalloc(&d_src, bytes);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(d_src, h_in, bytes, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaSetDevice(dst_dev);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&d_dst, bytes);
+    if (e == cudaSuccess)
+        e = cudaMemcpyPeer(d_dst, dst_dev, d_src, src_dev, bytes); // device to device
+    if (e == cudaSuccess)
+        e = cudaMemcpy(h_out, d_dst, bytes, cudaMemcpyDeviceToHost);
+    cudaFree(d_dst);
+    cudaSetDevice(src_dev);
+    cudaFree(d_src);
+    return e;
+    // === STUB
+    // TODO: cudaSetDevice(src_dev) and cudaMalloc a buffer there, copy h_in
+    // into it; cudaSetDevice(dst_dev) and cudaMalloc a second buffer; copy
+    // device to device with cudaMemcpyPeer(d_dst, dst_dev, d_src, src_dev,
+    // bytes); copy the second buffer into h_out; free both.
+    (void)h_out;
+    (void)h_in;
+    (void)n;
+    (void)src_dev;
+    (void)dst_dev;
+    return cudaSuccess;
+    // <<< END
+}
+
+int add_across_devices(float *h_sum, const float *h_a, const float *h_b, size_t n,
+                       const char *dev_a, const char *dev_b, char *refused, size_t refused_len,
+                       lab_error *err)
+{
+    size_t shape[1] = { n };
+    lab_tensor *a = NULL, *b = NULL, *b_moved = NULL, *sum = NULL;
+    lab_error first;
+    int rc = lab_tensor_create(&a, dev_a, 1, shape, h_a, err);
+    if (rc == LAB_OK)
+        rc = lab_tensor_create(&b, dev_b, 1, shape, h_b, err);
+    if (rc != LAB_OK)
+        goto destroy;
+    // >>> SOLUTION
+    // The mistake, on purpose: the operands are on two devices, so the add
+    // must refuse (it does not copy behind our back).
+    if (lab_tensor_add(&sum, a, b, &first) == LAB_OK) {
+        rc = lab_error_set(err, LAB_EINVAL, "the add of tensors on %s and %s was not refused",
+                           dev_a, dev_b);
+        goto destroy;
+    }
+    snprintf(refused, refused_len, "%s", first.msg);
+    // The fix: move b to a's device (one copy, asked for), then add there.
+    rc = lab_tensor_to(&b_moved, b, dev_a, err);
+    if (rc == LAB_OK)
+        rc = lab_tensor_add(&sum, a, b_moved, err);
+    if (rc == LAB_OK)
+        rc = lab_tensor_copy_to_host(sum, h_sum, err);
+    // === STUB
+    // TODO: call lab_tensor_add(&sum, a, b, &first): with a and b on two
+    // devices it must fail; copy its message (first.msg) into `refused`.
+    // Then fix it: lab_tensor_to(&b_moved, b, dev_a, err), add a and b_moved,
+    // and copy the sum into h_sum with lab_tensor_copy_to_host.
+    (void)h_sum;
+    (void)first;
+    (void)refused;
+    (void)refused_len;
+    // <<< END
+destroy:
+    lab_tensor_destroy(sum);
+    lab_tensor_destroy(b_moved);
+    lab_tensor_destroy(b);
+    lab_tensor_destroy(a);
+    return rc;
+}

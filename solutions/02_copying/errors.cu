@@ -1,0 +1,169 @@
+/*
+ * errors.cu — lab 02, part 2: the errors, each provoked on purpose.
+ *
+ * Every function here makes one mistake deliberately and returns the error
+ * CUDA gave for it, so that you see each one once, by name, in a program you
+ * control, before you meet it in one you do not. After each non-sticky error
+ * the function clears it (cudaGetLastError) so the next part starts clean.
+ *
+ *   host_reads_device            the CPU dereferences a device pointer
+ *   provoke_kernel_host_pointer  a kernel given a host pointer: the sticky error
+ *   provoke_wrong_direction      cudaMemcpy told the wrong direction
+ *   provoke_copy_too_large       a copy longer than the allocation
+ *   provoke_use_after_free       a copy from memory already freed
+ *   provoke_missing_device       cudaSetDevice on a device that does not exist
+ */
+#include "copying.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define N 4096 // floats in each buffer of this file
+
+// ----------------------------------------------------------------------------
+// kernels
+
+// Writes p[i] = i. Correct code; the mistake is in what it is given.
+__global__ void write_ids_kernel(float *p, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] = (float)i;
+}
+
+// ----------------------------------------------------------------------------
+// the CPU and device memory
+
+float host_reads_device(const float *d_x)
+{
+    // >>> SOLUTION
+    return d_x[0]; // the mistake: d_x is device memory, and this is host code
+    // === STUB
+    // TODO: return d_x[0] — read the device pointer from host code, on
+    // purpose. (The harness runs this in a child process, because on a GPU
+    // it crashes.)
+    (void)d_x;
+    return 0.0f;
+    // <<< END
+}
+
+// ----------------------------------------------------------------------------
+// a kernel given host memory: the sticky error
+
+void provoke_kernel_host_pointer(sticky_report *r)
+{
+    float *h_p = (float *)calloc(N, sizeof(float));
+    float *d_p = NULL;
+    r->at_sync = r->later_call = r->after_reset = cudaSuccess;
+    if (!h_p) {
+        r->at_sync = cudaErrorMemoryAllocation;
+        return;
+    }
+    // >>> SOLUTION
+    // The mistake: h_p is host memory; the kernel runs on the device.
+    write_ids_kernel<<<N / 256, 256>>>(h_p, N);
+    // The launch itself is accepted; the fault happens while the kernel runs
+    // and comes back at the next call that waits for it.
+    r->at_sync = cudaDeviceSynchronize();
+    // Sticky: the context is broken, so an unrelated call fails the same way.
+    r->later_call = cudaMalloc(&d_p, N * sizeof(float));
+    // The only way back: reset the device (every allocation on it is gone),
+    // then the same call works again.
+    cudaDeviceReset();
+    cudaGetLastError();
+    r->after_reset = cudaMalloc(&d_p, N * sizeof(float));
+    if (r->after_reset == cudaSuccess)
+        cudaFree(d_p);
+    // === STUB
+    // TODO: launch write_ids_kernel<<<N / 256, 256>>>(h_p, N) — a host
+    // pointer, on purpose — and store cudaDeviceSynchronize()'s result in
+    // r->at_sync. Then try cudaMalloc(&d_p, N * sizeof(float)) and store its
+    // result in r->later_call (sticky: it fails too). Recover with
+    // cudaDeviceReset(), clear the last error with cudaGetLastError(), and
+    // store a fresh cudaMalloc's result in r->after_reset (free it if it worked).
+    (void)d_p;
+    // <<< END
+    free(h_p);
+}
+
+// ----------------------------------------------------------------------------
+// copies that cannot be done
+
+cudaError_t provoke_wrong_direction(void)
+{
+    float h_x[N] = { 0 };
+    float *d_x = NULL;
+    cudaError_t e = cudaMalloc(&d_x, sizeof(h_x));
+    if (e != cudaSuccess)
+        return e;
+    // >>> SOLUTION
+    // Host to device, but told cudaMemcpyDeviceToHost: the runtime checks the
+    // pointers against the direction and refuses.
+    e = cudaMemcpy(d_x, h_x, sizeof(h_x), cudaMemcpyDeviceToHost);
+    cudaGetLastError(); // not sticky: clear it
+    // === STUB
+    // TODO: copy h_x to d_x with the wrong direction,
+    // cudaMemcpy(d_x, h_x, sizeof(h_x), cudaMemcpyDeviceToHost); keep the
+    // error it returns in e, then clear it with cudaGetLastError().
+    // <<< END
+    cudaFree(d_x);
+    return e;
+}
+
+cudaError_t provoke_copy_too_large(void)
+{
+    static float h_x[2 * N];
+    float *d_x = NULL;
+    cudaError_t e = cudaMalloc(&d_x, N * sizeof(float));
+    if (e != cudaSuccess)
+        return e;
+    // >>> SOLUTION
+    // 2N floats out of an allocation of N.
+    e = cudaMemcpy(h_x, d_x, sizeof(h_x), cudaMemcpyDeviceToHost);
+    cudaGetLastError();
+    // === STUB
+    // TODO: copy sizeof(h_x) bytes (2N floats) from d_x, which holds only N,
+    // into h_x (cudaMemcpyDeviceToHost); keep the error in e, then clear it.
+    (void)h_x;
+    // <<< END
+    cudaFree(d_x);
+    return e;
+}
+
+cudaError_t provoke_use_after_free(void)
+{
+    float h_x[N];
+    float *d_x = NULL;
+    cudaError_t e = cudaMalloc(&d_x, sizeof(h_x));
+    if (e != cudaSuccess)
+        return e;
+    e = cudaMemset(d_x, 0, sizeof(h_x));
+    if (e != cudaSuccess)
+        return e;
+    cudaFree(d_x);
+    // >>> SOLUTION
+    // d_x still holds the address, but the memory is no longer ours.
+    e = cudaMemcpy(h_x, d_x, sizeof(h_x), cudaMemcpyDeviceToHost);
+    cudaGetLastError();
+    // === STUB
+    // TODO: d_x was freed just above. Copy from it anyway into h_x
+    // (cudaMemcpyDeviceToHost), keep the error in e, then clear it.
+    (void)h_x;
+    // <<< END
+    return e;
+}
+
+cudaError_t provoke_missing_device(int device_count)
+{
+    cudaError_t e = cudaSuccess;
+    // >>> SOLUTION
+    // Devices are numbered 0 .. count - 1: `count` itself does not exist.
+    e = cudaSetDevice(device_count);
+    cudaGetLastError();
+    // === STUB
+    // TODO: ask for device number device_count (one past the last) with
+    // cudaSetDevice, keep the error in e, then clear it with cudaGetLastError().
+    (void)device_count;
+    // <<< END
+    return e;
+}
