@@ -1,0 +1,102 @@
+/*
+ * bench_cpu.c - lab 05's CPU trainer, timed: one epoch over CIFAR-shaped
+ * images, batch 256, Adam, as the seed's trainCPU does.
+ *
+ *   bench-lab05-cpu [--images N] [--batch B] [--data DIR] [--write FILE]
+ *                   [--profile]
+ *
+ * Prints `c_trainer images_per_s=... seconds=... peak_rss_mb=...` (one line a
+ * script can read). The time is the CPU wall clock (lab_wall_seconds) around
+ * the epoch's training steps only (data loading excluded, as for PyTorch in
+ * bench_torch.py). Peak memory is the process's peak resident set
+ * (getrusage ru_maxrss), data set included; the trainer's own allocation is
+ * printed beside it. --write FILE also saves the images as a CIFAR-10 binary
+ * batch for bench_torch.py, so both train on the same bytes. --profile times
+ * each layer kind.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "data.h"
+#include "net.h"
+
+#include "lab/timer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+static size_t trainer_bytes(const l5_net *net, int B)
+{
+    size_t floats = 4 * net->n_params + (size_t)B * net->max_cols, max_tmp = 0;
+    for (int i = 0; i < net->n_layers; i++) {
+        const l5_layer *l = &net->layer[i];
+        floats += 2 * (size_t)B * l5_layer_out_size(l) +
+                  (l->kind == L5_MAXPOOL ? (size_t)B * l5_layer_out_size(l) : 0);
+        if (i == 0)
+            floats += 2 * (size_t)B * l5_layer_in_size(l);
+        if (l->kind == L5_CONV && (size_t)B * l5_layer_out_size(l) > max_tmp)
+            max_tmp = (size_t)B * l5_layer_out_size(l);
+    }
+    return sizeof(float) * (floats + 2 * max_tmp);
+}
+
+int main(int argc, char **argv)
+{
+    int images = 10000, batch = 256;
+    const char *data = NULL, *write = NULL;
+    char desc[256], why[512];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--images") && i + 1 < argc)
+            images = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--batch") && i + 1 < argc)
+            batch = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--data") && i + 1 < argc)
+            data = argv[++i];
+        else if (!strcmp(argv[i], "--write") && i + 1 < argc)
+            write = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--images N] [--batch B] [--data DIR] [--write FILE]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    l5_images set;
+    if (l5_images_open(&set, data, 1, images, 2024, desc, sizeof(desc), why, sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        return 1;
+    }
+    if (write && l5_cifar_write(write, &set, why, sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        return 1;
+    }
+    int *y = malloc(sizeof(int) * (size_t)set.n);
+    for (int i = 0; i < set.n; i++)
+        y[i] = set.label[i];
+    l5_net net;
+    l5_cpu cpu;
+    l5_net_cnn(&net);
+    if (l5_cpu_create(&cpu, &net, batch, NULL, 1, 1e-3, why, sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        return 1;
+    }
+    float first = 0, last = 0;
+    double t0 = lab_wall_seconds();
+    for (int at = 0; at < set.n; at += batch) {
+        int B = set.n - at < batch ? set.n - at : batch;
+        last = l5_cpu_step(&cpu, set.x + (size_t)at * L5_IMG_PIXELS, y + at, B, NULL);
+        if (at == 0)
+            first = last;
+    }
+    double secs = lab_wall_seconds() - t0;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("# %d images of %s, batch %d; loss %.4f -> %.4f\n", set.n, desc, batch, first, last);
+    printf("c_trainer images_per_s=%.1f seconds=%.3f peak_rss_mb=%.1f trainer_mb=%.1f "
+           "data_mb=%.1f\n",
+           set.n / secs, secs, ru.ru_maxrss / 1024.0, trainer_bytes(&net, batch) / 1048576.0,
+           (double)set.n * L5_IMG_PIXELS * sizeof(float) / 1048576.0);
+    l5_cpu_destroy(&cpu);
+    l5_images_free(&set);
+    free(y);
+    return 0;
+}

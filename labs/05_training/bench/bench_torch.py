@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""PyTorch's side of lab 05's benchmark: the seed's CNN trained one epoch on
+the CPU with Adam (defaults), batch 256, over the images of a CIFAR-10 binary
+batch file (written by bench-lab05-cpu --write, so both train on the same
+bytes), as the seed's trainCPU does (zero_grad, forward, loss, backward,
+step).
+
+    python3 bench_torch.py FILE [--batch 256] [--threads N]
+
+Prints `torch images_per_s=... seconds=...`: CPU wall clock
+(time.perf_counter) around the training steps only; building tensors from
+the file is excluded, as data loading is excluded from the C trainer's time.
+"""
+
+import argparse
+import time
+
+import numpy as np
+import torch
+
+
+class CNN(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        pool = torch.nn.MaxPool2d(2, 2)
+        self.conv = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 6, 5), torch.nn.ReLU(), pool,
+            torch.nn.Conv2d(6, 16, 5, padding=3), torch.nn.ReLU(),
+            torch.nn.Conv2d(16, 16, 5), torch.nn.ReLU(), pool,
+            torch.nn.Conv2d(16, 16, 3), torch.nn.ReLU(), pool,
+            torch.nn.Flatten())
+        self.fc = torch.nn.Sequential(
+            torch.nn.Linear(64, 120), torch.nn.ReLU(),
+            torch.nn.Linear(120, 84), torch.nn.ReLU(),
+            torch.nn.Linear(84, 10))
+
+    def forward(self, x):
+        return self.fc(self.conv(x))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file")
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    args = ap.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    raw = np.fromfile(args.file, dtype=np.uint8).reshape(-1, 3073)
+    y = torch.from_numpy(raw[:, 0].astype(np.int64))
+    x = torch.from_numpy(((raw[:, 1:].astype(np.float32) / 255.0 - 0.5) / 0.5).reshape(-1, 3, 32, 32))
+    torch.manual_seed(1)
+    model = CNN()
+    opt = torch.optim.Adam(model.parameters())
+    loss_fn = torch.nn.CrossEntropyLoss()
+    n = x.shape[0]
+    first = last = None
+    t0 = time.perf_counter()
+    for at in range(0, n, args.batch):
+        xb, yb = x[at:at + args.batch], y[at:at + args.batch]
+        loss = loss_fn(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        last = loss.item()
+        if first is None:
+            first = last
+    secs = time.perf_counter() - t0
+    print(f"# torch {torch.__version__}, {torch.get_num_threads()} threads, {n} images, "
+          f"batch {args.batch}; loss {first:.4f} -> {last:.4f}")
+    print(f"torch images_per_s={n / secs:.1f} seconds={secs:.3f}")
+
+
+if __name__ == "__main__":
+    main()

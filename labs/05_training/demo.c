@@ -1,0 +1,557 @@
+/*
+ * demo.c - lab 05's demo (harness): what `lab05-<backend>-<variant>` prints
+ * with no --in/--out. In order:
+ *   1. one training step on the device against the CPU trainer, tensor by
+ *      tensor (stops with FAIL when they differ: fix that first);
+ *   2. the iris MLP warm-up, CPU and device, loss every 10 epochs;
+ *   3. one epoch on the CPU and one on the device: wall time, images/s, a
+ *      progress bar, loss and accuracy per step to TensorBoard and CSV;
+ *   4. the batch-size sweep 32 ... 1024: each step split into host-to-device
+ *      copy, compute and device-to-host copy (table and SVG);
+ *   5. the device model saved as .npy per tensor, loaded back and evaluated.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "demo.h"
+
+#include "data.h"
+#include "device_train.h"
+#include "net.h"
+#include "tfevents.h"
+
+#include "lab/compare.h"
+#include "lab/device.h"
+#include "lab/progress.h"
+#include "lab/timer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The default epoch on the simulator: a subset, so that the demo takes
+ * seconds (--full-epoch or --images N for more). */
+#define SIM_IMAGES 512
+#define DATA_SEED 2024ULL
+#define INIT_SEED 1ULL
+
+size_t l5_demo_flags(lab_flag *f, l5_demo_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    size_t n = 0;
+    f[n++] = (lab_flag){ "--data", "DIR",
+                         "CIFAR-10 binary batches (default: $GPULAB_CIFAR10, "
+                         "else the synthetic set)",
+                         NULL, &o->data };
+    f[n++] = (lab_flag){ "--images", "N",
+                         "training images in the epoch (default: all; "
+                         "512 on sim)",
+                         NULL, &o->images };
+    f[n++] = (lab_flag){ "--full-epoch", NULL, "train on every image (also on sim)", &o->full_epoch,
+                         NULL };
+    f[n++] =
+        (lab_flag){ "--batch", "N", "batch size of the epochs (default 256)", NULL, &o->batch };
+    f[n++] = (lab_flag){ "--sweep-steps", "N",
+                         "timed steps per batch size in the sweep (default 5; 1 on sim)", NULL,
+                         &o->sweep_steps };
+    f[n++] = (lab_flag){ "--no-sweep", NULL, "skip the batch-size sweep", &o->no_sweep, NULL };
+    f[n++] = (lab_flag){ "--logdir", "DIR", "where runs go (default runs)", NULL, &o->logdir };
+    f[n++] =
+        (lab_flag){ "--load", "DIR", "only evaluate the parameters saved in DIR on the test set",
+                    NULL, &o->load };
+    return n;
+}
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory (%zu bytes)\n", bytes);
+        exit(LAB_EXIT_FAIL);
+    }
+    return p;
+}
+
+static int parse_count(const char *flag, const char *text, int fallback)
+{
+    if (!text)
+        return fallback;
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*end || v < 1 || v > 10000000) {
+        fprintf(stderr, "%s %s: expected a whole number >= 1\n", flag, text);
+        exit(LAB_EXIT_USAGE);
+    }
+    return (int)v;
+}
+
+static int is_sim(void)
+{
+    return strcmp(lab_backend_name(), "sim") == 0;
+}
+
+/* "CPU wall clock" or, on sim, a reminder that the device is simulated. */
+static const char *device_clock(void)
+{
+    return is_sim() ? "simulator: CPU time, not GPU time" : "GPU";
+}
+
+static int *labels_as_int(const l5_images *set)
+{
+    int *y = xmalloc(sizeof(int) * (size_t)(set->n ? set->n : 1));
+    for (int i = 0; i < set->n; i++)
+        y[i] = set->label[i];
+    return y;
+}
+
+/* ---- 1. one step, device against CPU ---------------------------------------- */
+
+static int compare_part(const char *what, const l5_tensor *t, const float *got, const float *want,
+                        double atol, double rtol, double *max_err)
+{
+    lab_compare_report rep;
+    int ok = lab_allclose_f32(&rep, got + t->offset, want + t->offset, t->count, atol, rtol, 0);
+    *max_err = rep.max_abs_err;
+    if (!ok) {
+        char label[96];
+        snprintf(label, sizeof(label), "%s of %s", what, t->name);
+        lab_compare_print(stdout, &rep, label);
+    }
+    return ok;
+}
+
+static int check_one_step(const l5_net *net, const l5_images *set, const int *y)
+{
+    enum { B = 8 };
+    char why[256];
+    l5_cpu cpu;
+    size_t n = net->n_params;
+    float *grads = xmalloc(sizeof(float) * n), *params = xmalloc(sizeof(float) * n);
+    int ok = 1;
+    printf("1. One training step, device against CPU (batch %d, same parameters)\n", B);
+    if (l5_cpu_create(&cpu, net, B, NULL, INIT_SEED, 1e-3, why, sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        exit(LAB_EXIT_FAIL);
+    }
+    l5_gpu *g = l5_gpu_create(net, B, cpu.params, 1e-3);
+    float cpu_loss = l5_cpu_forward(&cpu, set->x, y, B, NULL);
+    l5_cpu_backward(&cpu, B);
+    l5_cpu_adam(&cpu);
+    float dev_loss = l5_gpu_forward_backward(g, set->x, y, B, NULL);
+    l5_gpu_get(g, params, grads);
+    l5_gpu_adam(g);
+    l5_gpu_get(g, params, NULL);
+    l5_gpu_destroy(g);
+
+    int loss_ok = fabs(dev_loss - cpu_loss) <= L5_TOL_LOSS_ATOL + L5_TOL_LOSS_RTOL * fabs(cpu_loss);
+    printf("   loss: CPU %.6f, device %.6f  %s\n", cpu_loss, dev_loss,
+           loss_ok ? "ok" : "DIFFERENT");
+    ok &= loss_ok;
+    printf("   %-16s %10s %16s %18s\n", "tensor", "elements", "max |grad diff|",
+           "max |param diff|");
+    for (int i = 0; i < net->n_tensors; i++) {
+        const l5_tensor *t = &net->tensor[i];
+        double eg, ep;
+        int gok =
+            compare_part("gradient", t, grads, cpu.grads, L5_TOL_GRAD_ATOL, L5_TOL_GRAD_RTOL, &eg);
+        int pok = compare_part("parameter after Adam", t, params, cpu.params, L5_TOL_PARAM_ATOL,
+                               L5_TOL_PARAM_RTOL, &ep);
+        printf("   %-16s %10zu %16.3g %18.3g  %s\n", t->name, t->count, eg, ep,
+               gok && pok ? "ok" : "DIFFERENT");
+        ok &= gok && pok;
+    }
+    printf("   tolerances: loss %g + %g|cpu|, gradients %g + %g|cpu|, parameters %g + %g|cpu|\n",
+           L5_TOL_LOSS_ATOL, L5_TOL_LOSS_RTOL, L5_TOL_GRAD_ATOL, L5_TOL_GRAD_RTOL,
+           L5_TOL_PARAM_ATOL, L5_TOL_PARAM_RTOL);
+    if (!ok)
+        printf("   The device step differs from the CPU's. Check to_device.cu first, then the "
+               "kernel of the first layer that differs (softmax_xent for the loss, adam for the "
+               "parameters, relu/maxpool/bias_add for the gradients).\n");
+    l5_cpu_destroy(&cpu);
+    free(grads);
+    free(params);
+    return ok;
+}
+
+/* ---- 2. the iris MLP ----------------------------------------------------------- */
+
+static int iris_warmup(void)
+{
+    l5_net net;
+    l5_table t;
+    l5_cpu cpu;
+    char why[512];
+    int ok = 1;
+    enum { EPOCHS = 100 };
+    printf("\n2. Warm-up: the iris MLP 4-8-9-3, ReLU, Adam lr 0.01, %d full-batch epochs\n",
+           EPOCHS);
+    if (l5_iris_load(&t, NULL, why, sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        return 0;
+    }
+    l5_net_mlp(&net);
+    int *y = xmalloc(sizeof(int) * (size_t)t.n);
+    for (int i = 0; i < t.n; i++)
+        y[i] = t.label[i];
+    if (l5_cpu_create(&cpu, &net, t.n, NULL, INIT_SEED, 0.01, why, sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        exit(LAB_EXIT_FAIL);
+    }
+    l5_gpu *g = l5_gpu_create(&net, t.n, cpu.params, 0.01);
+    printf("   %5s %12s %12s\n", "epoch", "CPU loss", "device loss");
+    for (int e = 0; e < EPOCHS; e++) {
+        float lc = l5_cpu_step(&cpu, t.x, y, t.n, NULL);
+        float lg = l5_gpu_step(g, t.x, y, t.n, NULL, NULL);
+        if (e % 10 == 0 || e == EPOCHS - 1)
+            printf("   %5d %12.6f %12.6f\n", e, lc, lg);
+    }
+    int cc = l5_cpu_evaluate(&cpu, t.x, y, t.n), gc = l5_gpu_evaluate(g, t.x, y, t.n);
+    printf("   training accuracy: CPU %.1f%%, device %.1f%% (target >= 95%%)\n", 100.0 * cc / t.n,
+           100.0 * gc / t.n);
+    ok = gc * 100 >= 95 * t.n;
+    l5_gpu_destroy(g);
+    l5_cpu_destroy(&cpu);
+    l5_table_free(&t);
+    free(y);
+    return ok;
+}
+
+/* ---- 3. an epoch ------------------------------------------------------------------ */
+
+/* A run's logs: TensorBoard events and a CSV in logdir/name. */
+typedef struct run_log {
+    l5_tfevents *tb;
+    FILE *csv;
+    char dir[1024];
+} run_log;
+
+static void log_open(run_log *log, const char *logdir, const char *name)
+{
+    char why[512], path[1200];
+    memset(log, 0, sizeof(*log));
+    snprintf(log->dir, sizeof(log->dir), "%s/%s", logdir, name);
+    log->tb = l5_tfevents_open(log->dir, why, sizeof(why));
+    if (!log->tb)
+        fprintf(stderr, "warning: no TensorBoard log: %s\n", why);
+    snprintf(path, sizeof(path), "%s/steps.csv", log->dir);
+    log->csv = fopen(path, "w");
+    if (log->csv)
+        fprintf(log->csv, "step,loss,accuracy\n");
+    else
+        fprintf(stderr, "warning: cannot write %s: %s\n", path, strerror(errno));
+}
+
+static void log_step(run_log *log, long long step, float loss, float accuracy)
+{
+    if (log->tb) {
+        l5_tfevents_scalar(log->tb, "Train/Loss", loss, step);
+        l5_tfevents_scalar(log->tb, "Train/Accuracy", accuracy, step);
+    }
+    if (log->csv)
+        fprintf(log->csv, "%lld,%.6f,%.4f\n", step, loss, accuracy);
+}
+
+static void log_close(run_log *log)
+{
+    l5_tfevents_close(log->tb);
+    if (log->csv)
+        fclose(log->csv);
+}
+
+typedef struct epoch_result {
+    double seconds;                    /* CPU wall clock around the whole epoch */
+    float first_loss, last_loss;       /* mean of the first / last tenth of the steps */
+    double h2d_ms, compute_ms, d2h_ms; /* device: sums of the steps' event times */
+} epoch_result;
+
+/* One epoch in order over the set, on the CPU (g NULL) or the device. */
+static epoch_result run_epoch(l5_cpu *cpu, l5_gpu *g, const l5_images *set, const int *y, int batch,
+                              run_log *log, const char *label)
+{
+    epoch_result r;
+    int steps = (set->n + batch - 1) / batch, tenth = steps / 10 ? steps / 10 : 1;
+    double first = 0, last = 0;
+    memset(&r, 0, sizeof(r));
+    lab_progress *p = lab_progress_create(stderr, label, (uint64_t)steps, LAB_PROGRESS_AUTO);
+    double t0 = lab_wall_seconds();
+    for (int s = 0; s < steps; s++) {
+        int at = s * batch, B = set->n - at < batch ? set->n - at : batch, correct = 0;
+        const float *x = set->x + (size_t)at * L5_IMG_PIXELS;
+        float loss;
+        if (g) {
+            l5_step_times t;
+            loss = l5_gpu_step(g, x, y + at, B, &correct, &t);
+            r.h2d_ms += t.h2d_ms, r.compute_ms += t.compute_ms, r.d2h_ms += t.d2h_ms;
+        } else {
+            loss = l5_cpu_step(cpu, x, y + at, B, &correct);
+        }
+        log_step(log, s, loss, (float)correct / B);
+        if (s < tenth)
+            first += loss;
+        if (s >= steps - tenth)
+            last += loss;
+        lab_progress_update(p, (uint64_t)s + 1);
+    }
+    r.seconds = lab_wall_seconds() - t0;
+    lab_progress_destroy(p);
+    r.first_loss = (float)(first / tenth);
+    r.last_loss = (float)(last / tenth);
+    return r;
+}
+
+/* ---- 4. the batch-size sweep -------------------------------------------------------- */
+
+enum { N_SWEEP = 6 };
+static const int sweep_batches[N_SWEEP] = { 32, 64, 128, 256, 512, 1024 };
+
+typedef struct sweep_row {
+    int batch;
+    double h2d_ms, compute_ms, d2h_ms; /* per step, mean of the timed steps */
+} sweep_row;
+
+static void write_svg(const char *path, const sweep_row *rows, int n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "warning: cannot write %s: %s\n", path, strerror(errno));
+        return;
+    }
+    const int W = 640, H = 360, left = 70, top = 50, plot_h = 240, bar = 50, gap = 40;
+    const char *colour[3] = { "#d62728", "#1f77b4", "#ff7f0e" };
+    const char *part[3] = { "host to device", "compute", "device to host" };
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n",
+            W, H);
+    fprintf(f,
+            "<text x=\"%d\" y=\"20\" font-size=\"14\">Share of a training step's time by "
+            "batch size (%s backend%s)</text>\n",
+            left, lab_backend_name(), is_sim() ? ", simulator CPU times" : ", CUDA events");
+    for (int pct = 0; pct <= 100; pct += 25) {
+        int yy = top + plot_h - plot_h * pct / 100;
+        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>", left, yy,
+                left + n * (bar + gap), yy);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d%%</text>\n", left - 6, yy + 4,
+                pct);
+    }
+    for (int i = 0; i < n; i++) {
+        double v[3] = { rows[i].h2d_ms, rows[i].compute_ms, rows[i].d2h_ms };
+        double total = v[0] + v[1] + v[2], y0 = top + plot_h;
+        int x = left + gap / 2 + i * (bar + gap);
+        for (int k = 0; k < 3 && total > 0; k++) {
+            double h = plot_h * v[k] / total;
+            fprintf(f,
+                    "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\">"
+                    "<title>%s: %.3f ms</title></rect>\n",
+                    x, y0 - h, bar, h, colour[k], part[k], v[k]);
+            y0 -= h;
+        }
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", x + bar / 2,
+                top + plot_h + 16, rows[i].batch);
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%.2f ms</text>\n",
+                x + bar / 2, top + plot_h + 30, total);
+    }
+    fprintf(f, "<text x=\"%d\" y=\"%d\">batch size (and time of one step)</text>\n", left,
+            top + plot_h + 50);
+    for (int k = 0; k < 3; k++)
+        fprintf(f,
+                "<rect x=\"%d\" y=\"32\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" "
+                "y=\"41\">%s</text>\n",
+                left + 150 * k, colour[k], left + 150 * k + 14, part[k]);
+    fprintf(f, "</svg>\n");
+    fclose(f);
+}
+
+static void batch_sweep(const l5_net *net, const float *params, const l5_images *set, const int *y,
+                        int timed, const char *logdir)
+{
+    sweep_row rows[N_SWEEP];
+    int n_rows = 0;
+    printf("\n4. Batch-size sweep: one step = host-to-device copy of the batch + compute "
+           "(forward, backward, Adam) + device-to-host copy of losses and logits\n");
+    printf("   per step, mean of %d timed step%s after one warm-up step; times from CUDA events "
+           "(%s)\n",
+           timed, timed == 1 ? "" : "s", device_clock());
+    printf("   %6s %10s %12s %10s %12s %10s %12s\n", "batch", "H2D ms", "compute ms", "D2H ms",
+           "step ms", "transfer", "images/s");
+    for (int i = 0; i < N_SWEEP; i++) {
+        int B = sweep_batches[i];
+        if (B > set->n)
+            break;
+        l5_gpu *g = l5_gpu_create(net, B, params, 1e-3);
+        sweep_row r = { B, 0, 0, 0 };
+        for (int s = 0; s <= timed; s++) {
+            l5_step_times t;
+            int at = (s * B) % (set->n - B + 1);
+            l5_gpu_step(g, set->x + (size_t)at * L5_IMG_PIXELS, y + at, B, NULL, &t);
+            if (s == 0)
+                continue; /* warm-up: first launches, cuBLAS's first call */
+            r.h2d_ms += t.h2d_ms / timed, r.compute_ms += t.compute_ms / timed;
+            r.d2h_ms += t.d2h_ms / timed;
+        }
+        l5_gpu_destroy(g);
+        double total = r.h2d_ms + r.compute_ms + r.d2h_ms;
+        printf("   %6d %10.3f %12.3f %10.3f %12.3f %9.1f%% %12.0f\n", B, r.h2d_ms, r.compute_ms,
+               r.d2h_ms, total, 100.0 * (r.h2d_ms + r.d2h_ms) / total, B / (total / 1000.0));
+        rows[n_rows++] = r;
+    }
+    char path[1100];
+    snprintf(path, sizeof(path), "%s/sweep-%s.svg", logdir, lab_backend_name());
+    write_svg(path, rows, n_rows);
+    printf("   plot: %s\n", path);
+}
+
+/* ---- 5. save, load, evaluate ---------------------------------------------------------- */
+
+static int evaluate_saved(const l5_net *net, const char *dir, const l5_images *test, const int *ty,
+                          double *accuracy)
+{
+    char why[512];
+    l5_cpu cpu;
+    if (l5_cpu_create(&cpu, net, 256, NULL, 0, 1e-3, why, sizeof(why)) ||
+        l5_params_load(net, cpu.params, dir, why, sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        return 0;
+    }
+    *accuracy = (double)l5_cpu_evaluate(&cpu, test->x, ty, test->n) / test->n;
+    l5_cpu_destroy(&cpu);
+    return 1;
+}
+
+static int only_evaluate(const l5_demo_options *opt, const l5_net *net)
+{
+    l5_images test;
+    char desc[256], why[512];
+    double acc;
+    if (l5_images_open(&test, opt->data, 0, 0, DATA_SEED, desc, sizeof(desc), why, sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        return LAB_EXIT_USAGE;
+    }
+    int *ty = labels_as_int(&test);
+    int ok = evaluate_saved(net, opt->load, &test, ty, &acc);
+    if (ok)
+        printf("parameters from %s: test accuracy %.2f%% on %d images (%s)\nPASS\n", opt->load,
+               100 * acc, test.n, desc);
+    l5_images_free(&test);
+    free(ty);
+    return ok ? LAB_EXIT_PASS : LAB_EXIT_USAGE;
+}
+
+/* ---- the demo ---------------------------------------------------------------------------- */
+
+int l5_demo(const l5_demo_options *opt)
+{
+    l5_net net;
+    l5_images train, test;
+    l5_cpu cpu;
+    char desc[256], tdesc[256], why[512];
+    const char *logdir = opt->logdir ? opt->logdir : "runs";
+    int sim = is_sim();
+    int images = opt->full_epoch ? 0 : parse_count("--images", opt->images, sim ? SIM_IMAGES : 0);
+    int batch = parse_count("--batch", opt->batch, 256);
+    int timed = parse_count("--sweep-steps", opt->sweep_steps, sim ? 1 : 5);
+    l5_net_cnn(&net);
+    if (opt->load)
+        return only_evaluate(opt, &net);
+
+    printf("lab 05: training the CIFAR-10 CNN (%zu parameters) on the CPU and on the device "
+           "(%s backend)\n\n",
+           net.n_params, lab_backend_name());
+    if (l5_images_open(&train, opt->data, 1, images, DATA_SEED, desc, sizeof(desc), why,
+                       sizeof(why)) ||
+        l5_images_open(&test, opt->data, 0, sim ? 500 : 0, DATA_SEED, tdesc, sizeof(tdesc), why,
+                       sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        return LAB_EXIT_USAGE;
+    }
+    int *y = labels_as_int(&train), *ty = labels_as_int(&test);
+    if (train.n < 8) {
+        fprintf(stderr, "need at least 8 training images, have %d\n", train.n);
+        return LAB_EXIT_USAGE;
+    }
+
+    int step_ok = check_one_step(&net, &train, y);
+    if (!step_ok) {
+        printf("FAIL (%s backend, %s): the device's training step does not match the CPU's\n",
+               lab_backend_name(), GPULAB_VARIANT);
+        return LAB_EXIT_FAIL;
+    }
+    int iris_ok = iris_warmup();
+
+    printf("\n3. One epoch on the CPU and one on the device: %d images of %s, batch %d, Adam lr "
+           "1e-3%s\n",
+           train.n, desc, batch,
+           (sim && !opt->full_epoch && !opt->images)
+               ? " (a subset on the simulator: --full-epoch for all of them)"
+               : "");
+    if (l5_cpu_create(&cpu, &net, batch, NULL, INIT_SEED, 1e-3, why, sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        return LAB_EXIT_FAIL;
+    }
+    l5_gpu *g = l5_gpu_create(&net, batch, cpu.params, 1e-3);
+    float *params0 = xmalloc(sizeof(float) * net.n_params);
+    memcpy(params0, cpu.params, sizeof(float) * net.n_params);
+    char run_cpu[64], run_dev[64];
+    snprintf(run_cpu, sizeof(run_cpu), "cpu");
+    snprintf(run_dev, sizeof(run_dev), "device-%s", lab_backend_name());
+    run_log lc, lg;
+    log_open(&lc, logdir, run_cpu);
+    log_open(&lg, logdir, run_dev);
+    epoch_result rc = run_epoch(&cpu, NULL, &train, y, batch, &lc, "CPU epoch");
+    epoch_result rg = run_epoch(NULL, g, &train, y, batch, &lg, "device epoch");
+    log_close(&lc);
+    log_close(&lg);
+    printf("   %-8s %12s %12s %12s %12s   %s\n", "", "wall s", "images/s", "first loss",
+           "last loss", "measured by");
+    printf("   %-8s %12.3f %12.0f %12.4f %12.4f   CPU wall clock (C + OpenBLAS)\n", "CPU",
+           rc.seconds, train.n / rc.seconds, rc.first_loss, rc.last_loss);
+    printf("   %-8s %12.3f %12.0f %12.4f %12.4f   CPU wall clock around the device steps%s\n",
+           "device", rg.seconds, train.n / rg.seconds, rg.first_loss, rg.last_loss,
+           sim ? " (simulator: CPU time)" : "");
+    printf("   device time by part (CUDA events, %s): H2D %.1f ms, compute %.1f ms, D2H %.1f "
+           "ms\n",
+           device_clock(), rg.h2d_ms, rg.compute_ms, rg.d2h_ms);
+    printf("   (first/last loss: mean over the first/last tenth of the steps)\n");
+    printf("   logs: TensorBoard `tensorboard --logdir %s` (runs %s and %s), CSV %s/steps.csv "
+           "and %s/steps.csv\n",
+           logdir, run_cpu, run_dev, lc.dir, lg.dir);
+    int learned = rg.last_loss < rg.first_loss && rc.last_loss < rc.first_loss;
+
+    if (!opt->no_sweep)
+        batch_sweep(&net, params0, &train, y, timed, logdir);
+
+    printf("\n5. Save and load: the device model's parameters as .npy per tensor\n");
+    float *trained = xmalloc(sizeof(float) * net.n_params);
+    char pdir[1200];
+    double acc_loaded = 0;
+    l5_gpu_get(g, trained, NULL);
+    snprintf(pdir, sizeof(pdir), "%s/params", lg.dir);
+    int saved = l5_params_save(&net, trained, pdir, why, sizeof(why)) == 0;
+    if (!saved)
+        fprintf(stderr, "%s\n", why);
+    int dev_correct = l5_gpu_evaluate(g, test.x, ty, test.n);
+    int loaded = saved && evaluate_saved(&net, pdir, &test, ty, &acc_loaded);
+    double acc_dev = (double)dev_correct / test.n;
+    int same = loaded && fabs(acc_loaded - acc_dev) <= 2.0 / test.n;
+    printf("   saved to %s/ (%d files); test accuracy on %d images of %s: device %.2f%%, CPU "
+           "with the loaded parameters %.2f%%%s\n",
+           pdir, net.n_tensors, test.n, tdesc, 100 * acc_dev, 100 * acc_loaded,
+           same ? "" : "  DIFFERENT");
+    printf("   evaluate them later: %s --load %s\n", "lab05-<backend>-<variant>", pdir);
+
+    l5_gpu_destroy(g);
+    l5_cpu_destroy(&cpu);
+    l5_images_free(&train);
+    l5_images_free(&test);
+    free(y);
+    free(ty);
+    free(params0);
+    free(trained);
+    int ok = step_ok && iris_ok && learned && same;
+    if (!learned)
+        printf("the loss did not go down over the epoch\n");
+    printf("\n%s (%s backend, %s)\n", ok ? "PASS" : "FAIL", lab_backend_name(), GPULAB_VARIANT);
+    return ok ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
+}

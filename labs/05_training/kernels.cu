@@ -1,0 +1,189 @@
+/*
+ * kernels.cu - lab 05, part 2: the device kernels of a training step that
+ * are not matrix products (those go to cuBLAS in the harness).
+ *
+ * Kernels, each with its launcher below (256 threads a block, one thread per
+ * element unless said otherwise):
+ *   relu_forward_kernel     y = max(x, 0)
+ *   relu_backward_kernel    dx = dy where y > 0
+ *   bias_add_kernel         y += b, broadcast over samples and pixels
+ *   maxpool_forward_kernel  2x2 max and where it was; one thread per output
+ *   maxpool_backward_kernel each output's gradient to its argmax
+ *   softmax_xent_kernel     loss and gradient of one sample; one thread per row
+ *   adam_kernel             the whole model's Adam step in one launch
+ *
+ * The CPU trainer (cpu_train.c, net.c) computes the same things in the same
+ * order: compare with it when a check fails. Build and run: see README.md.
+ */
+#include "student.h"
+
+#include "lab/check.h"
+
+#include <math.h>
+
+#define THREADS 256
+
+static inline unsigned int ceil_div(size_t n, unsigned int d)
+{
+    return (unsigned int)((n + d - 1) / d);
+}
+
+// ----------------------------------------------------------------------------
+// kernels
+
+__global__ void relu_forward_kernel(float *y, const float *x, size_t n)
+{
+    // TODO: one thread per element i < n: y[i] = x[i] if x[i] > 0, else 0.
+    (void)y;
+    (void)x;
+    (void)n;
+}
+
+__global__ void relu_backward_kernel(float *dx, const float *dy, const float *y, size_t n)
+{
+    // TODO: one thread per element: dx[i] = dy[i] where y[i] > 0, else 0.
+    (void)dx;
+    (void)dy;
+    (void)y;
+    (void)n;
+}
+
+__global__ void bias_add_kernel(float *y, const float *b, size_t n, int channels, int inner)
+{
+    // TODO: one thread per element i < n: y[i] += b[(i / inner) % channels].
+    (void)y;
+    (void)b;
+    (void)n;
+    (void)channels;
+    (void)inner;
+}
+
+__global__ void maxpool_forward_kernel(float *y, int *argmax, const float *x, int planes, int h,
+                                       int w)
+{
+    // TODO: one thread per output o < planes * (h/2) * (w/2). Output (oy, ox)
+    // of plane p looks at the 2x2 window of x at rows 2oy, 2oy+1 and columns
+    // 2ox, 2ox+1 of plane p (plane p starts at x + p*h*w). Write its maximum
+    // to y[o] and the flat index into x of that maximum to argmax[o]; on a
+    // tie keep the first in row-major order (compare with >, not >=).
+    (void)y;
+    (void)argmax;
+    (void)x;
+    (void)planes;
+    (void)h;
+    (void)w;
+}
+
+__global__ void maxpool_backward_kernel(float *dx, const float *dy, const int *argmax, size_t n_out)
+{
+    // TODO: one thread per output o < n_out: dx[argmax[o]] = dy[o].
+    (void)dx;
+    (void)dy;
+    (void)argmax;
+    (void)n_out;
+}
+
+__global__ void softmax_xent_kernel(float *dlogits, float *losses, const float *logits,
+                                    const int *y, int B, int C)
+{
+    // TODO: one thread per sample b < B, row z = logits + b*C:
+    //   mx = max_j z[j];  sum = sum_j expf(z[j] - mx)
+    //   losses[b] = logf(sum) - (z[y[b]] - mx)
+    //   dlogits[b*C + j] = (expf(z[j] - mx) / sum - (j == y[b])) / B
+    (void)dlogits;
+    (void)losses;
+    (void)logits;
+    (void)y;
+    (void)B;
+    (void)C;
+}
+
+__global__ void adam_kernel(float *p, const float *g, float *m, float *v, size_t n,
+                            l5_adam_scalars s)
+{
+    // TODO: one thread per parameter i < n (see adam_update in student.h):
+    //   m[i] = beta1 m[i] + (1 - beta1) g[i]; v[i] = beta2 v[i] + (1 - beta2) g[i]^2
+    //   p[i] -= step_size m[i] / (sqrtf(v[i]) / bc2_sqrt + eps)
+    // using the fields of s (s.one_minus_beta1 is 1 - beta1, already rounded
+    // as PyTorch rounds it).
+    (void)p;
+    (void)g;
+    (void)m;
+    (void)v;
+    (void)n;
+    (void)s;
+}
+
+// ----------------------------------------------------------------------------
+// launchers
+
+void relu_forward(float *d_y, const float *d_x, size_t n)
+{
+    // TODO: launch relu_forward_kernel with ceil_div(n, THREADS) blocks of
+    // THREADS threads, then LAB_CHECK_LAUNCH(). The same for every launcher
+    // below, with the thread count each kernel's comment gives.
+    (void)d_y;
+    (void)d_x;
+    (void)n;
+}
+
+void relu_backward(float *d_dx, const float *d_dy, const float *d_y, size_t n)
+{
+    // TODO: launch relu_backward_kernel, one thread per element.
+    (void)d_dx;
+    (void)d_dy;
+    (void)d_y;
+    (void)n;
+}
+
+void bias_add(float *d_y, const float *d_b, int B, int channels, int inner)
+{
+    size_t n = (size_t)B * channels * inner;
+    // TODO: launch bias_add_kernel, one thread per element of y (n of them).
+    (void)d_y;
+    (void)d_b;
+    (void)n;
+}
+
+void maxpool_forward(float *d_y, int *d_argmax, const float *d_x, int planes, int h, int w)
+{
+    size_t n_out = (size_t)planes * (h / 2) * (w / 2);
+    // TODO: launch maxpool_forward_kernel, one thread per output (n_out).
+    (void)d_y;
+    (void)d_argmax;
+    (void)d_x;
+    (void)n_out;
+}
+
+void maxpool_backward(float *d_dx, const float *d_dy, const int *d_argmax, int planes, int h, int w)
+{
+    size_t n_out = (size_t)planes * (h / 2) * (w / 2);
+    // TODO: launch maxpool_backward_kernel, one thread per output (n_out).
+    (void)d_dx;
+    (void)d_dy;
+    (void)d_argmax;
+    (void)n_out;
+}
+
+void softmax_xent(float *d_dlogits, float *d_losses, const float *d_logits, const int *d_y, int B,
+                  int C)
+{
+    // TODO: launch softmax_xent_kernel, one thread per sample (B).
+    (void)d_dlogits;
+    (void)d_losses;
+    (void)d_logits;
+    (void)d_y;
+    (void)B;
+    (void)C;
+}
+
+void adam_update(float *d_p, const float *d_g, float *d_m, float *d_v, size_t n, l5_adam_scalars s)
+{
+    // TODO: launch adam_kernel, one thread per parameter (n).
+    (void)d_p;
+    (void)d_g;
+    (void)d_m;
+    (void)d_v;
+    (void)n;
+    (void)s;
+}
