@@ -15,12 +15,14 @@
 extern const grade_lab grade_lab_fixture;
 extern const grade_lab grade_lab_lab01;
 extern const grade_lab grade_lab_lab02;
+extern const grade_lab grade_lab_lab03;
 extern const grade_lab grade_lab_lab04;
 
 static const grade_lab *const all_labs[] = {
     &grade_lab_fixture,
     &grade_lab_lab01,
     &grade_lab_lab02,
+    &grade_lab_lab03,
     &grade_lab_lab04,
 };
 

@@ -217,8 +217,6 @@ static int demo(const char *program)
     else
         printf("Got GPU? no (%s): %s\n", dev_status_name(st.code),
                st.reason[0] ? st.reason : "(no reason given)");
-    if (st.count == 0)
-        printf("\n");
 
     if ((int)st.code != (int)kit.status || st.count != kit.count) {
         printf("  MISMATCH dev_gpu_check: yours says %s with %d device%s, the CUDA runtime "
@@ -240,6 +238,8 @@ static int demo(const char *program)
         compare_device(&infos[i], query_rc[i], i);
         printf("\n");
     }
+    if (n == 0)
+        printf("\n");
     print_fallbacks(st.count > 0 ? st.count : 0);
 
     printf("\nSummary: ");

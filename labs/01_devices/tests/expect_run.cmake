@@ -1,7 +1,8 @@
-# cmake -DPROGRAM=<path> -DEXPECT_RC=<n> -DEXPECT_REGEX=<regex> [-DENV=NAME=value;...]
-#       -P expect_run.cmake
-# Runs PROGRAM (demo mode) with the variables of ENV set, and fails unless it
+# cmake -DPROGRAM=<path> [-DARGS=<arg;...>] -DEXPECT_RC=<n> -DEXPECT_REGEX=<regex>
+#       [-DENV=NAME=value;...] -P expect_run.cmake
+# Runs PROGRAM with ARGS and the variables of ENV set, and fails unless it
 # exits with EXPECT_RC and its stdout + stderr match EXPECT_REGEX.
+# (Used by the tests of labs 01 and 03.)
 foreach(kv IN LISTS ENV)
   string(FIND "${kv}" "=" eq)
   string(SUBSTRING "${kv}" 0 ${eq} name)
@@ -9,7 +10,7 @@ foreach(kv IN LISTS ENV)
   string(SUBSTRING "${kv}" ${start} -1 value)
   set(ENV{${name}} "${value}")
 endforeach()
-execute_process(COMMAND "${PROGRAM}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+execute_process(COMMAND "${PROGRAM}" ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc STREQUAL "${EXPECT_RC}")
   message(FATAL_ERROR "${PROGRAM} exited with ${rc}, expected ${EXPECT_RC}")

@@ -1,0 +1,305 @@
+/* Lab 03 — hand-written kernels (labs/03_kernels): the checks.
+ *
+ * Inputs (see labs/03_kernels/main.c): op.npy (1 vec_add, 2 grid-stride,
+ * 3 mat_add), a.npy and b.npy from the seed, launch.npy (threads per block,
+ * blocks for the grid-stride kernel, guard elements). The expected c = a + b
+ * is computed here; a judge compares c.npy with it and says which TODO a
+ * wrong answer points at. The launch configuration in result.json must be
+ * the minimal one: ceil(n / threads) blocks (ceil(w / 16) x ceil(h / 16) in
+ * 2-D), never more, never fewer.
+ *
+ * A kernel without its bounds check is caught two ways: on sim the checks
+ * run under the simulator's memcheck (c->memcheck), so the first access past
+ * an array is reported and fails the check; on every backend, cuda included,
+ * the guard check gives c extra elements after c[n-1] holding a marker that
+ * must survive the kernel. */
+#define _POSIX_C_SOURCE 200809L
+#include "labs.h"
+
+#include "lab/rng.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OP_VEC_ADD = 1, OP_GRID_STRIDE = 2, OP_MAT_ADD = 3 };
+
+typedef struct lab03_ctx {
+    int op, n, h, w, threads, blocks;
+    float *want; /* a + b */
+} lab03_ctx;
+
+static void ctx_free(void *p)
+{
+    lab03_ctx *x = p;
+    free(x->want);
+    free(x);
+}
+
+/* Which TODO a wrong c points at. */
+static const char *kernel_todo(int op)
+{
+    return op == OP_VEC_ADD       ? "TODO 2 in kernels.cu: vec_add_kernel"
+           : op == OP_GRID_STRIDE ? "TODO 3 in kernels.cu: vec_add_grid_stride_kernel"
+                                  : "TODO 4 in kernels.cu: mat_add_kernel";
+}
+
+static int judge_c(const grade_case *c, const grade_json_object *result, const char *outdir,
+                   const char *out_text, const char *err_text, char *why, size_t len)
+{
+    const lab03_ctx *x = c->ctx;
+    char path[4200];
+    lab_npy_array got;
+    lab_error err;
+    (void)result;
+    (void)out_text;
+    (void)err_text;
+    snprintf(path, sizeof(path), "%s/c.npy", outdir);
+    if (lab_npy_read(&got, &err, path) != LAB_OK) {
+        snprintf(why, len, "c.npy: %.400s", err.msg);
+        return 0;
+    }
+    size_t n = (size_t)x->n;
+    int shape_ok =
+        got.dtype == LAB_DTYPE_F32 && got.count == n && got.ndim == (x->op == OP_MAT_ADD ? 2 : 1);
+    if (shape_ok && x->op == OP_MAT_ADD)
+        shape_ok = got.shape[0] == (size_t)x->h && got.shape[1] == (size_t)x->w;
+    if (!shape_ok) {
+        snprintf(why, len, "c.npy has the wrong type or shape (%zu elements; expected %zu float32)",
+                 got.count, n);
+        lab_npy_free(&got);
+        return 0;
+    }
+    const float *g = got.data;
+    size_t bad = 0, first = n, last = 0, zeros = 0;
+    for (size_t i = 0; i < n; i++) {
+        float want = x->want[i];
+        if (!(fabsf(g[i] - want) <= 1e-6f * fabsf(want))) {
+            if (!bad)
+                first = i;
+            last = i;
+            bad++;
+            zeros += g[i] == 0.0f;
+        }
+    }
+    int ok = bad == 0;
+    if (!ok && zeros == n)
+        snprintf(why, len, "c is all zeros: no thread wrote its element (%s)", kernel_todo(x->op));
+    else if (!ok && x->op == OP_MAT_ADD)
+        snprintf(why, len,
+                 "C[%zu][%zu] is %.9g, want %.9g (%zu of %zu elements wrong; TODO 4 and 5: "
+                 "the 2-D index and the grid)",
+                 first / (size_t)x->w, first % (size_t)x->w, g[first], x->want[first], bad, n);
+    else if (!ok && last == n - 1 && bad == n - first && zeros == bad)
+        snprintf(
+            why, len,
+            "c[%zu] .. c[%zu] were never written: the launch covered only the first %zu of %zu "
+            "elements (%s)",
+            first, last, first, n,
+            x->op == OP_VEC_ADD ? "blocks = ceil(n / threads): TODO 1, ceil_div"
+                                : kernel_todo(x->op));
+    else if (!ok)
+        snprintf(why, len, "c[%zu] is %.9g, want %.9g (%zu of %zu elements wrong; %s)", first,
+                 g[first], x->want[first], bad, n, kernel_todo(x->op));
+    lab_npy_free(&got);
+    return ok;
+}
+
+/* a and b from the seed, c = a + b expected; the case's judge compares them. */
+static int prepare_common(grade_case *c, const grade_env *env, int op, int n, int h, int w,
+                          int threads, int blocks, int guard, char *why, size_t len)
+{
+    lab_rng rng;
+    size_t count = (size_t)n, shape[2];
+    int ndim = op == OP_MAT_ADD ? 2 : 1;
+    lab03_ctx *x = calloc(1, sizeof(*x));
+    float *a = malloc(sizeof(float) * (count ? count : 1));
+    float *b = malloc(sizeof(float) * (count ? count : 1));
+    int rc = -1;
+    if (!x || !a || !b) {
+        snprintf(why, len, "out of memory");
+        free(x);
+        goto free_ab;
+    }
+    x->want = malloc(sizeof(float) * (count ? count : 1));
+    c->ctx = x;
+    c->ctx_free = ctx_free;
+    c->judge = judge_c;
+    if (!x->want) {
+        snprintf(why, len, "out of memory");
+        goto free_ab;
+    }
+    x->op = op;
+    x->n = n;
+    x->h = h;
+    x->w = w;
+    x->threads = threads;
+    x->blocks = blocks;
+    lab_rng_seed(&rng, env->seed, (uint64_t)op * 1000003u + (uint64_t)n * 7u + (uint64_t)threads);
+    lab_rng_fill_uniform(&rng, a, count, -10.0f, 10.0f);
+    lab_rng_fill_uniform(&rng, b, count, -10.0f, 10.0f);
+    for (size_t i = 0; i < count; i++)
+        x->want[i] = a[i] + b[i];
+    if (ndim == 2) {
+        shape[0] = (size_t)h;
+        shape[1] = (size_t)w;
+    } else {
+        shape[0] = count;
+    }
+    int opv = op, launch[3] = { threads, blocks, guard };
+    size_t three[1] = { 3 };
+    if (grade_write_input(env, "op", LAB_DTYPE_I32, 0, shape, &opv, why, len) ||
+        grade_write_input(env, "a", LAB_DTYPE_F32, ndim, shape, a, why, len) ||
+        grade_write_input(env, "b", LAB_DTYPE_F32, ndim, shape, b, why, len) ||
+        grade_write_input(env, "launch", LAB_DTYPE_I32, 1, three, launch, why, len))
+        goto free_ab;
+    grade_expect_fact_string(c, "backend", env->backend, "the backend the program ran on");
+    rc = 0;
+free_ab:
+    free(a);
+    free(b);
+    return rc;
+}
+
+/* Vector add (version 1): c = a + b, and the minimal 1-D launch. Under memcheck on sim. */
+static int vec_case(grade_case *c, const grade_env *env, int n, int threads, char *why, size_t len)
+{
+    char hint[160];
+    int blocks = (n + threads - 1) / threads;
+    long long total = (long long)blocks * threads;
+    if (prepare_common(c, env, OP_VEC_ADD, n, 0, 0, threads, 0, 0, why, len))
+        return -1;
+    c->memcheck = 1;
+    snprintf(hint, sizeof(hint), "blocks = ceil(%d / %d) = %d, no more, no fewer: TODO 1, ceil_div",
+             n, threads, blocks);
+    grade_expect_fact_int(c, "grid_x", blocks, hint);
+    grade_expect_fact_int(c, "block_x", threads, "the threads per block the grader asked for");
+    grade_expect_fact_int(c, "grid_y", 1, "a 1-D launch");
+    grade_expect_fact_int(c, "total_threads", total, hint);
+    grade_expect_fact_int(c, "idle_threads", total - n, hint);
+    grade_expect_fact_bool(c, "launched", blocks > 0,
+                           "with n = 0 there is nothing to launch (0 blocks)");
+    return 0;
+}
+
+#define VEC_CHECK(fn, n, threads)                                                                  \
+    static int fn(grade_case *c, const grade_env *env, char *why, size_t len)                      \
+    {                                                                                              \
+        return vec_case(c, env, n, threads, why, len);                                             \
+    }
+VEC_CHECK(vec_0_256, 0, 256)
+VEC_CHECK(vec_1_32, 1, 32)
+VEC_CHECK(vec_31_32, 31, 32)
+VEC_CHECK(vec_1023_1024, 1023, 1024)
+VEC_CHECK(vec_1024_256, 1024, 256)
+VEC_CHECK(vec_1025_1024, 1025, 1024)
+VEC_CHECK(vec_5466_1024, 5466, 1024)
+VEC_CHECK(vec_5466_32, 5466, 32)
+VEC_CHECK(vec_big_256, (1 << 20) + 3, 256)
+VEC_CHECK(vec_big_1024, (1 << 20) + 3, 1024)
+
+/* The guard region: the 678 idle threads of N = 5466 with 1024 threads per
+ * block must not write c[5466] and beyond. No memcheck: this works on a GPU. */
+static int vec_guard(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    const int n = 5466, threads = 1024, guard = 1024;
+    if (prepare_common(c, env, OP_VEC_ADD, n, 0, 0, threads, 0, guard, why, len))
+        return -1;
+    grade_expect_fact_int(c, "guard_elems", guard, NULL);
+    grade_expect_fact_int(c, "guard_intact", guard,
+                          "a thread wrote past c[n - 1]: threads with i >= n must do nothing "
+                          "(the bounds check, TODO 2)");
+    return 0;
+}
+
+/* Grid-stride (version 2) on a grid the grader chooses, small or large. */
+static int stride_case(grade_case *c, const grade_env *env, int n, int blocks, int threads,
+                       char *why, size_t len)
+{
+    if (prepare_common(c, env, OP_GRID_STRIDE, n, 0, 0, threads, blocks, 0, why, len))
+        return -1;
+    c->memcheck = 1;
+    grade_expect_fact_int(c, "grid_x", blocks, "launch exactly the blocks asked for");
+    grade_expect_fact_int(c, "block_x", threads, "launch exactly the threads asked for");
+    return 0;
+}
+
+static int stride_small(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return stride_case(c, env, (1 << 20) + 3, 3, 128, why, len);
+}
+
+static int stride_one_warp(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return stride_case(c, env, 5466, 1, 32, why, len);
+}
+
+static int stride_large(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return stride_case(c, env, 1000, 64, 256, why, len);
+}
+
+/* 2-D (version 3): odd shapes, 16 x 16 blocks, the minimal grid. */
+static int mat_case(grade_case *c, const grade_env *env, int h, int w, char *why, size_t len)
+{
+    char hint[160];
+    int gx = (w + 15) / 16, gy = (h + 15) / 16;
+    if (prepare_common(c, env, OP_MAT_ADD, h * w, h, w, 16, 0, 0, why, len))
+        return -1;
+    c->memcheck = 1;
+    snprintf(hint, sizeof(hint), "grid = ceil(w / 16) x ceil(h / 16) = %d x %d: TODO 5", gx, gy);
+    grade_expect_fact_int(c, "block_x", 16, "16 x 16 blocks");
+    grade_expect_fact_int(c, "block_y", 16, "16 x 16 blocks");
+    grade_expect_fact_int(c, "grid_x", gx, hint);
+    grade_expect_fact_int(c, "grid_y", gy, hint);
+    return 0;
+}
+
+static int mat_1x1(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return mat_case(c, env, 1, 1, why, len);
+}
+
+static int mat_17x33(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return mat_case(c, env, 17, 33, why, len);
+}
+
+static int mat_517x731(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return mat_case(c, env, 517, 731, why, len);
+}
+
+static int mat_1000x3(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return mat_case(c, env, 1000, 3, why, len);
+}
+
+static const grade_check checks[] = {
+    { "vec_add, N = 0 (nothing to launch)", 1, 60, vec_0_256 },
+    { "vec_add, N = 1, 32 threads per block", 1, 60, vec_1_32 },
+    { "vec_add, N = 31, 32 threads per block", 1, 60, vec_31_32 },
+    { "vec_add, N = 1023, 1024 threads per block", 1, 60, vec_1023_1024 },
+    { "vec_add, N = 1024, 256 threads per block", 1, 60, vec_1024_256 },
+    { "vec_add, N = 1025, 1024 threads per block", 1, 60, vec_1025_1024 },
+    { "vec_add, N = 5466, 1024 threads per block", 2, 60, vec_5466_1024 },
+    { "vec_add, N = 5466, 32 threads per block", 1, 60, vec_5466_32 },
+    { "vec_add, N = 2^20 + 3, 256 threads per block", 2, 120, vec_big_256 },
+    { "vec_add, N = 2^20 + 3, 1024 threads per block", 1, 120, vec_big_1024 },
+    { "vec_add writes nothing past c[N-1] (guard region)", 3, 60, vec_guard },
+    { "grid-stride, N = 2^20 + 3 on 3 blocks of 128", 2, 120, stride_small },
+    { "grid-stride, N = 5466 on 1 block of 32", 1, 60, stride_one_warp },
+    { "grid-stride, N = 1000 on 64 blocks of 256", 1, 60, stride_large },
+    { "2-D grid, 1 x 1", 1, 60, mat_1x1 },
+    { "2-D grid, 17 x 33", 1, 60, mat_17x33 },
+    { "2-D grid, 517 x 731", 2, 60, mat_517x731 },
+    { "2-D grid, 1000 x 3", 1, 60, mat_1000x3 },
+};
+
+const grade_lab grade_lab_lab03 = {
+    .name = "lab03",
+    .title = "Hand-written kernels (launch math, grid-stride, 2-D grid)",
+    .checks = checks,
+    .n_checks = GRADE_COUNT(checks),
+};
