@@ -41,31 +41,33 @@ static inline unsigned int blocks_for(size_t n)
 // ----------------------------------------------------------------------------
 // kernels
 
+/* Grid: x over the B*P columns, y over the C*k*k rows (one (c, ki, kj) each),
+ * so that a thread decodes its column with two divisions and no 64-bit ones. */
 __global__ void im2col_kernel(float *cols, const float *x, int B, int C, int H, int W, int k,
                               int pad, int OH, int OW)
 {
-    size_t P = (size_t)OH * OW, BP = (size_t)B * P;
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= (size_t)C * k * k * BP)
+    int P = OH * OW, BP = B * P;
+    int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y;
+    if (col >= BP)
         return;
-    size_t row = i / BP, col = i % BP;
-    int kj = (int)(row % k), ki = (int)(row / k % k), c = (int)(row / ((size_t)k * k));
-    int b = (int)(col / P), ox = (int)(col % P % OW), oy = (int)(col % P / OW);
+    int kj = row % k, ki = row / k % k, c = row / (k * k);
+    int b = col / P, p = col - b * P, oy = p / OW, ox = p - oy * OW;
     int iy = oy + ki - pad, ix = ox + kj - pad;
-    cols[i] = (iy >= 0 && iy < H && ix >= 0 && ix < W) ? x[(((size_t)b * C + c) * H + iy) * W + ix]
-                                                       : 0.0f;
+    cols[(size_t)row * BP + col] = (iy >= 0 && iy < H && ix >= 0 && ix < W)
+                                       ? x[(((size_t)b * C + c) * H + iy) * W + ix]
+                                       : 0.0f;
 }
 
-/* Each input pixel sums the dcols entries it was copied to (no atomics). */
+/* Each input pixel sums the dcols entries it was copied to (no atomics).
+ * Grid: x over the H*W pixels of a plane, y over the B*C planes. */
 __global__ void col2im_kernel(float *dx, const float *dcols, int B, int C, int H, int W, int k,
                               int pad, int OH, int OW)
 {
-    size_t P = (size_t)OH * OW, BP = (size_t)B * P;
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= (size_t)B * C * H * W)
+    int P = OH * OW, BP = B * P;
+    int pix = blockIdx.x * blockDim.x + threadIdx.x, plane = blockIdx.y;
+    if (pix >= H * W)
         return;
-    int ix = (int)(i % W), iy = (int)(i / W % H), c = (int)(i / ((size_t)W * H) % C);
-    int b = (int)(i / ((size_t)W * H * C));
+    int iy = pix / W, ix = pix - iy * W, c = plane % C, b = plane / C;
     float sum = 0.0f;
     for (int ki = 0; ki < k; ki++) {
         int oy = iy + pad - ki;
@@ -75,29 +77,30 @@ __global__ void col2im_kernel(float *dx, const float *dcols, int B, int C, int H
             int ox = ix + pad - kj;
             if (ox < 0 || ox >= OW)
                 continue;
-            size_t row = ((size_t)c * k + ki) * k + kj;
-            sum += dcols[row * BP + (size_t)b * P + (size_t)oy * OW + ox];
+            int row = (c * k + ki) * k + kj;
+            sum += dcols[(size_t)row * BP + b * P + oy * OW + ox];
         }
     }
-    dx[i] = sum;
+    dx[(size_t)plane * H * W + pix] = sum;
 }
 
+/* Grid: x over the P pixels, y over the B*OC (sample, channel) planes. */
 __global__ void from_rows_kernel(float *y, const float *rows, int B, int OC, int P)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= (size_t)B * OC * P)
+    int p = blockIdx.x * blockDim.x + threadIdx.x, plane = blockIdx.y;
+    if (p >= P)
         return;
-    size_t p = i % P, o = i / P % OC, b = i / ((size_t)P * OC);
-    y[i] = rows[o * B * P + b * P + p];
+    int o = plane % OC, b = plane / OC;
+    y[(size_t)plane * P + p] = rows[((size_t)o * B + b) * P + p];
 }
 
 __global__ void to_rows_kernel(float *rows, const float *y, int B, int OC, int P)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= (size_t)B * OC * P)
+    int p = blockIdx.x * blockDim.x + threadIdx.x, plane = blockIdx.y;
+    if (p >= P)
         return;
-    size_t p = i % P, o = i / P % OC, b = i / ((size_t)P * OC);
-    rows[o * B * P + b * P + p] = y[i];
+    int o = plane % OC, b = plane / OC;
+    rows[((size_t)o * B + b) * P + p] = y[(size_t)plane * P + p];
 }
 
 __global__ void fill_kernel(float *x, float value, size_t n)
@@ -251,12 +254,11 @@ static void conv_forward(l5_gpu *g, const l5_layer *l, const float *x, float *y,
     const float *W = g->model.params + net->tensor[l->weight].offset;
     const float *bias = g->model.params + net->tensor[l->bias].offset;
     int P = l->oh * l->ow, CKK = l->c * l->k * l->k;
-    size_t n_cols = (size_t)CKK * B * P, n_out = (size_t)B * l->oc * P;
-    im2col_kernel<<<blocks_for(n_cols), THREADS>>>(g->d_cols, x, B, l->c, l->h, l->w, l->k, l->pad,
-                                                   l->oh, l->ow);
+    im2col_kernel<<<dim3(blocks_for((size_t)B * P), CKK), THREADS>>>(
+        g->d_cols, x, B, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
     LAB_CHECK_LAUNCH();
     gemm_rm(g->blas, 0, 0, l->oc, B * P, CKK, W, g->d_cols, g->d_tmp); /* (OC, B*P) */
-    from_rows_kernel<<<blocks_for(n_out), THREADS>>>(y, g->d_tmp, B, l->oc, P);
+    from_rows_kernel<<<dim3(blocks_for(P), B * l->oc), THREADS>>>(y, g->d_tmp, B, l->oc, P);
     LAB_CHECK_LAUNCH();
     bias_add(y, bias, B, l->oc, P);
 }
@@ -267,20 +269,18 @@ static void conv_backward(l5_gpu *g, const l5_layer *l, const float *x, const fl
     const l5_net *net = g->net;
     const l5_tensor *tw = &net->tensor[l->weight], *tb = &net->tensor[l->bias];
     int P = l->oh * l->ow, CKK = l->c * l->k * l->k;
-    size_t n_cols = (size_t)CKK * B * P, n_out = (size_t)B * l->oc * P;
-    to_rows_kernel<<<blocks_for(n_out), THREADS>>>(g->d_dtmp, dy, B, l->oc, P);
+    to_rows_kernel<<<dim3(blocks_for(P), B * l->oc), THREADS>>>(g->d_dtmp, dy, B, l->oc, P);
     LAB_CHECK_LAUNCH();
-    im2col_kernel<<<blocks_for(n_cols), THREADS>>>(g->d_cols, x, B, l->c, l->h, l->w, l->k, l->pad,
-                                                   l->oh, l->ow);
+    im2col_kernel<<<dim3(blocks_for((size_t)B * P), CKK), THREADS>>>(
+        g->d_cols, x, B, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
     LAB_CHECK_LAUNCH();
     gemm_rm(g->blas, 0, 1, l->oc, CKK, B * P, g->d_dtmp, g->d_cols, g->model.grads + tw->offset);
     sums_rm(g->blas, 1, l->oc, B * P, g->d_dtmp, g->d_ones, g->model.grads + tb->offset);
     if (!dx)
         return;
     gemm_rm(g->blas, 1, 0, CKK, B * P, l->oc, g->model.params + tw->offset, g->d_dtmp, g->d_cols);
-    size_t n_in = (size_t)B * l5_layer_in_size(l);
-    col2im_kernel<<<blocks_for(n_in), THREADS>>>(dx, g->d_cols, B, l->c, l->h, l->w, l->k, l->pad,
-                                                 l->oh, l->ow);
+    col2im_kernel<<<dim3(blocks_for((size_t)l->h * l->w), B * l->c), THREADS>>>(
+        dx, g->d_cols, B, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
     LAB_CHECK_LAUNCH();
 }
 

@@ -1,0 +1,213 @@
+/* Lab 05's checks (labs/05_training): a CNN's training step on the device
+ * against the CPU trainer (lab05_core, linked into the grader), training on
+ * the synthetic set, the iris MLP, and a memcheck run.
+ *
+ * Tolerances (net.h): loss 1e-5 + 1e-4|cpu|, gradients 1e-5 + 1e-3|cpu|,
+ * parameters after one Adam step 1e-5 + 1e-4|cpu|. Training: 50 steps of
+ * batch 32 over 256 synthetic images must end with a loss below 2.0 (it
+ * starts near ln 10 = 2.30) and at least 20% accuracy on those images (twice
+ * chance; the CPU trainer reaches 27-60% over seeds), every step's loss
+ * within 0.05 of the CPU trainer's. Iris: every epoch's loss within 1e-4 +
+ * 1e-3|cpu| of the CPU's, and >= 95% training accuracy after 100 epochs. */
+#include "labs.h"
+
+#include "data.h"
+#include "net.h"
+
+#include "lab/rng.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TASK_STEP = 1, TASK_TRAIN = 2, TASK_IRIS = 3 };
+enum { TRAIN_IMAGES = 256, TRAIN_BATCH = 32, TRAIN_STEPS = 50 };
+
+static int write_task(const grade_env *env, int task, char *why, size_t len)
+{
+    size_t none[1] = { 1 };
+    return grade_write_input(env, "task", LAB_DTYPE_I32, 0, none, &task, why, len);
+}
+
+static void *copy_of(const float *src, size_t n)
+{
+    float *p = malloc(sizeof(float) * (n ? n : 1));
+    if (p)
+        memcpy(p, src, sizeof(float) * n);
+    return p;
+}
+
+/* Task 1 for a batch of B: inputs, and what the CPU trainer computes. With
+ * grads, expects loss and every gradient; otherwise every parameter after
+ * Adam. */
+static int prepare_step(grade_case *c, const grade_env *env, int B, int grads, char *why,
+                        size_t len)
+{
+    l5_net net;
+    l5_cpu cpu;
+    lab_rng rng;
+    int rc = -1;
+    l5_net_cnn(&net);
+    size_t nx = (size_t)B * 3 * 32 * 32, xshape[4] = { (size_t)B, 3, 32, 32 };
+    size_t yshape[1] = { (size_t)B }, pshape[1] = { net.n_params }, one = 1;
+    float *x = malloc(sizeof(float) * nx);
+    int *y = malloc(sizeof(int) * (size_t)B);
+    if (!x || !y || l5_cpu_create(&cpu, &net, B, NULL, env->seed, 1e-3, why, len)) {
+        snprintf(why, len, "out of memory");
+        goto free_xy;
+    }
+    lab_rng_seed(&rng, env->seed, 1000 + (uint64_t)B);
+    lab_rng_fill_uniform(&rng, x, nx, -1.0f, 1.0f);
+    for (int i = 0; i < B; i++)
+        y[i] = (int)lab_rng_below(&rng, 10);
+    if (write_task(env, TASK_STEP, why, len) ||
+        grade_write_input(env, "params", LAB_DTYPE_F32, 1, pshape, cpu.params, why, len) ||
+        grade_write_input(env, "x", LAB_DTYPE_F32, 4, xshape, x, why, len) ||
+        grade_write_input(env, "y", LAB_DTYPE_I32, 1, yshape, y, why, len))
+        goto free_cpu;
+    float loss = l5_cpu_forward(&cpu, x, y, B, NULL);
+    l5_cpu_backward(&cpu, B);
+    l5_cpu_adam(&cpu);
+    rc = 0;
+    if (grads)
+        rc = grade_expect_output(c, "loss", LAB_DTYPE_F32, 1, &one, copy_of(&loss, 1),
+                                 L5_TOL_LOSS_ATOL, L5_TOL_LOSS_RTOL, why, len);
+    for (int i = 0; i < net.n_tensors && rc == 0; i++) {
+        const l5_tensor *t = &net.tensor[i];
+        size_t shape[4];
+        char name[64];
+        for (int d = 0; d < t->ndim; d++)
+            shape[d] = (size_t)t->shape[d];
+        snprintf(name, sizeof(name), "%s_%s", grads ? "grad" : "param", t->name);
+        rc = grade_expect_output(c, name, LAB_DTYPE_F32, t->ndim, shape,
+                                 copy_of((grads ? cpu.grads : cpu.params) + t->offset, t->count),
+                                 grads ? L5_TOL_GRAD_ATOL : L5_TOL_PARAM_ATOL,
+                                 grads ? L5_TOL_GRAD_RTOL : L5_TOL_PARAM_RTOL, why, len);
+    }
+    grade_expect_fact_string(c, "backend", env->backend, "the backend the program ran on");
+    grade_expect_fact_int(c, "batch", B, NULL);
+free_cpu:
+    l5_cpu_destroy(&cpu);
+free_xy:
+    free(x);
+    free(y);
+    return rc;
+}
+
+static int step_grads(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return prepare_step(c, env, 16, 1, why, len);
+}
+
+static int step_params(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    return prepare_step(c, env, 16, 0, why, len);
+}
+
+static int step_memcheck(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    c->memcheck = 1;
+    return prepare_step(c, env, 2, 1, why, len);
+}
+
+/* Task 2: the CPU trainer's losses for the same images, batches and start. */
+static int train_synthetic(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    l5_net net;
+    l5_cpu cpu;
+    l5_images set;
+    int data_seed = (int)(env->seed % 1000000), init_seed = data_seed + 1;
+    int cfg[5] = { TRAIN_IMAGES, TRAIN_BATCH, TRAIN_STEPS, data_seed, init_seed };
+    size_t cshape[1] = { 5 }, lshape[1] = { TRAIN_STEPS };
+    int y[TRAIN_IMAGES], rc = -1;
+    float *losses = malloc(sizeof(float) * TRAIN_STEPS);
+    l5_net_cnn(&net);
+    if (!losses || l5_synthetic(&set, TRAIN_IMAGES, (unsigned long long)data_seed, why, len)) {
+        free(losses);
+        return -1;
+    }
+    if (l5_cpu_create(&cpu, &net, TRAIN_BATCH, NULL, (unsigned long long)init_seed, 1e-3, why, len))
+        goto free_set;
+    for (int i = 0; i < TRAIN_IMAGES; i++)
+        y[i] = set.label[i];
+    for (int s = 0; s < TRAIN_STEPS; s++) {
+        int at = (s * TRAIN_BATCH) % TRAIN_IMAGES;
+        losses[s] =
+            l5_cpu_step(&cpu, set.x + (size_t)at * L5_IMG_PIXELS, y + at, TRAIN_BATCH, NULL);
+    }
+    l5_cpu_destroy(&cpu);
+    if (write_task(env, TASK_TRAIN, why, len) ||
+        grade_write_input(env, "config", LAB_DTYPE_I32, 1, cshape, cfg, why, len))
+        goto free_set;
+    rc = grade_expect_output(c, "losses", LAB_DTYPE_F32, 1, lshape, losses, 0.05, 0.0, why, len);
+    losses = NULL;
+    grade_expect_fact_range(c, "last_loss", 0.0, 2.0,
+                            "the loss must fall from about 2.30 to below 2.0 in 50 steps");
+    grade_expect_fact_range(c, "accuracy", 0.20, 1.0,
+                            "at least 20% of the training images right after 50 steps");
+free_set:
+    free(losses);
+    l5_images_free(&set);
+    return rc;
+}
+
+/* Task 3: the iris MLP, 100 epochs. */
+static int iris(grade_case *c, const grade_env *env, char *why, size_t len)
+{
+    l5_net net;
+    l5_cpu cpu;
+    l5_table t;
+    size_t pshape[1], xshape[2], yshape[1], lshape[1] = { 100 };
+    int rc = -1;
+    l5_net_mlp(&net);
+    if (l5_iris_load(&t, NULL, why, len))
+        return -1;
+    int *y = malloc(sizeof(int) * (size_t)t.n);
+    float *losses = malloc(sizeof(float) * 100);
+    if (!y || !losses || l5_cpu_create(&cpu, &net, t.n, NULL, env->seed, 0.01, why, len)) {
+        free(losses);
+        goto free_y;
+    }
+    for (int i = 0; i < t.n; i++)
+        y[i] = t.label[i];
+    pshape[0] = net.n_params;
+    xshape[0] = (size_t)t.n, xshape[1] = (size_t)t.d;
+    yshape[0] = (size_t)t.n;
+    if (write_task(env, TASK_IRIS, why, len) ||
+        grade_write_input(env, "params", LAB_DTYPE_F32, 1, pshape, cpu.params, why, len) ||
+        grade_write_input(env, "x", LAB_DTYPE_F32, 2, xshape, t.x, why, len) ||
+        grade_write_input(env, "y", LAB_DTYPE_I32, 1, yshape, y, why, len)) {
+        free(losses);
+        goto free_cpu;
+    }
+    for (int e = 0; e < 100; e++)
+        losses[e] = l5_cpu_step(&cpu, t.x, y, t.n, NULL);
+    rc = grade_expect_output(c, "losses", LAB_DTYPE_F32, 1, lshape, losses, 1e-4, 1e-3, why, len);
+    if (rc == 0)
+        rc = grade_expect_output(c, "params", LAB_DTYPE_F32, 1, pshape,
+                                 copy_of(cpu.params, net.n_params), 1e-3, 1e-3, why, len);
+    grade_expect_fact_range(c, "accuracy", 0.95, 1.0,
+                            "the iris MLP must classify at least 95% of its training rows");
+free_cpu:
+    l5_cpu_destroy(&cpu);
+free_y:
+    free(y);
+    l5_table_free(&t);
+    return rc;
+}
+
+static const grade_check checks[] = {
+    { "one step (batch 16): the loss and every gradient", 30, 120, step_grads },
+    { "one step (batch 16): every parameter after Adam", 20, 120, step_params },
+    { "one step under memcheck (batch 2): no bad access", 10, 120, step_memcheck },
+    { "50 steps on the synthetic set: the loss falls, >= 20% accuracy", 20, 300, train_synthetic },
+    { "iris MLP, 100 epochs: losses as the CPU's, >= 95% accuracy", 20, 120, iris },
+};
+
+const grade_lab grade_lab_lab05 = {
+    .name = "lab05",
+    .title = "Training a CNN on the device: kernels, cuBLAS, Adam; the iris MLP",
+    .checks = checks,
+    .n_checks = GRADE_COUNT(checks),
+    .dir = "05_training",
+};
