@@ -408,4 +408,5 @@ const grade_lab grade_lab_lab01 = {
     .title = "Do I have a GPU? (device query and fallbacks)",
     .checks = checks,
     .n_checks = GRADE_COUNT(checks),
+    .dir = "01_devices",
 };

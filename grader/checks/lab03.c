@@ -302,4 +302,5 @@ const grade_lab grade_lab_lab03 = {
     .title = "Hand-written kernels (launch math, grid-stride, 2-D grid)",
     .checks = checks,
     .n_checks = GRADE_COUNT(checks),
+    .dir = "03_kernels",
 };

@@ -232,6 +232,11 @@ static int memcheck_report(char *buf, size_t len, const char *err)
         size_t k = end ? (size_t)(end - p) : strlen(p);
         if (strncmp(p, "ERROR SUMMARY", 13) == 0 || strncmp(p, "COMPUTE-SANITIZER", 17) == 0)
             break;
+        if (strncmp(p, "gpulab-sim check mode", 21) == 0) { /* the banner, not a report */
+            p = end ? strstr(end, "========= ") : NULL;
+            lines--;
+            continue;
+        }
         n +=
             (size_t)snprintf(buf + n, len > n ? len - n : 0, "%s%.*s", lines ? " " : "", (int)k, p);
         if (n >= len || !end)
