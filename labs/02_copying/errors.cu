@@ -49,7 +49,6 @@ float host_reads_device(const float *d_x)
 void provoke_kernel_host_pointer(sticky_report *r)
 {
     float *h_p = (float *)calloc(N, sizeof(float));
-    float *d_p = NULL;
     r->at_sync = r->later_call = r->after_reset = cudaSuccess;
     if (!h_p) {
         r->at_sync = cudaErrorMemoryAllocation;
@@ -57,11 +56,10 @@ void provoke_kernel_host_pointer(sticky_report *r)
     }
     // TODO: launch write_ids_kernel<<<N / 256, 256>>>(h_p, N) — a host
     // pointer, on purpose — and store cudaDeviceSynchronize()'s result in
-    // r->at_sync. Then try cudaMalloc(&d_p, N * sizeof(float)) and store its
-    // result in r->later_call (sticky: it fails too). Recover with
+    // r->at_sync. Then try a cudaMalloc of N floats (float *d_p) and store
+    // its result in r->later_call (sticky: it fails too). Recover with
     // cudaDeviceReset(), clear the last error with cudaGetLastError(), and
     // store a fresh cudaMalloc's result in r->after_reset (free it if it worked).
-    (void)d_p;
     free(h_p);
 }
 
@@ -70,28 +68,27 @@ void provoke_kernel_host_pointer(sticky_report *r)
 
 cudaError_t provoke_wrong_direction(void)
 {
-    float h_x[N] = { 0 };
     float *d_x = NULL;
-    cudaError_t e = cudaMalloc(&d_x, sizeof(h_x));
+    cudaError_t e = cudaMalloc(&d_x, N * sizeof(float));
     if (e != cudaSuccess)
         return e;
-    // TODO: copy h_x to d_x with the wrong direction,
-    // cudaMemcpy(d_x, h_x, sizeof(h_x), cudaMemcpyDeviceToHost); keep the
-    // error it returns in e, then clear it with cudaGetLastError().
+    // TODO: make a host array float h_x[N] = { 0 } and copy it to d_x with
+    // the wrong direction, cudaMemcpy(d_x, h_x, sizeof(h_x),
+    // cudaMemcpyDeviceToHost); keep the error it returns in e, then clear it
+    // with cudaGetLastError().
     cudaFree(d_x);
     return e;
 }
 
 cudaError_t provoke_copy_too_large(void)
 {
-    static float h_x[2 * N];
     float *d_x = NULL;
     cudaError_t e = cudaMalloc(&d_x, N * sizeof(float));
     if (e != cudaSuccess)
         return e;
-    // TODO: copy sizeof(h_x) bytes (2N floats) from d_x, which holds only N,
-    // into h_x (cudaMemcpyDeviceToHost); keep the error in e, then clear it.
-    (void)h_x;
+    // TODO: make a host array static float h_x[2 * N] and copy sizeof(h_x)
+    // bytes (2N floats) from d_x, which holds only N, into it
+    // (cudaMemcpyDeviceToHost); keep the error in e, then clear it.
     cudaFree(d_x);
     return e;
 }

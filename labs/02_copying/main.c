@@ -83,7 +83,7 @@ static int expect(run *r, int ok, const char *what, const char *hint)
 
 static const char *clock_label(const run *r)
 {
-    return r->sim ? "CPU wall clock; simulator figures: CPU memcpy inside one process, not a bus"
+    return r->sim ? "CPU wall clock; simulator figures: CPU work, not a GPU's"
                   : "CPU wall clock around synchronous calls";
 }
 
@@ -424,11 +424,16 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
     lab_device_info info;
     if (lab_device_info_query(&info, 0) != 0)
         snprintf(info.name, sizeof(info.name), "device 0");
-    snprintf(title, sizeof(title), "Host-device copy bandwidth, %s backend (%.60s)",
-             lab_backend_name(), info.name);
-    snprintf(note, sizeof(note), "%s%s",
-             r->sim ? "SIMULATOR FIGURES, not a GPU's: " : "cudaMemcpy timed by the ",
-             clock_label(r));
+    snprintf(title, sizeof(title), "Host-device copy bandwidth, %s backend", lab_backend_name());
+    if (r->sim)
+        snprintf(note, sizeof(note),
+                 "SIMULATOR FIGURES, not a GPU's: CPU memcpy inside one process, timed by the\n"
+                 "CPU wall clock (%.60s); no PCIe bus is involved",
+                 info.name);
+    else
+        snprintf(note, sizeof(note),
+                 "%.80s: cudaMemcpy timed by the CPU wall clock\n(least time of several runs)",
+                 info.name);
     plot_spec spec = { title, note, xs, n, series, 4 };
     lab_error perr;
     if (plot_svg(svg_path, &spec, &perr) == LAB_OK)

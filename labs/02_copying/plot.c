@@ -10,7 +10,7 @@
 #define H 500.0
 #define LEFT 80.0
 #define RIGHT 190.0 /* room for the legend */
-#define TOP 70.0
+#define TOP 84.0
 #define BOTTOM 70.0
 
 void plot_format_bytes(char *buf, size_t len, double bytes)
@@ -86,9 +86,19 @@ int plot_svg(const char *path, const plot_spec *s, lab_error *err)
             W, H, W, H);
     fprintf(f, "<text x=\"%.0f\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", LEFT);
     put_text(f, s->title);
-    fprintf(f, "</text>\n<text x=\"%.0f\" y=\"44\" fill=\"#444\">", LEFT);
-    put_text(f, s->note);
     fputs("</text>\n", f);
+    /* the note, one <text> per line */
+    const char *line = s->note;
+    for (int k = 0; line && *line && k < 2; k++) {
+        const char *end = strchr(line, '\n');
+        char buf[256];
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) ? n : sizeof(buf) - 1), line);
+        fprintf(f, "<text x=\"%.0f\" y=\"%d\" fill=\"#444\">", LEFT, 44 + 16 * k);
+        put_text(f, buf);
+        fputs("</text>\n", f);
+        line = end ? end + 1 : NULL;
+    }
 
     /* grid, ticks and axis labels */
     for (double v = 0.0; v <= ytop + step / 2; v += step) {

@@ -53,13 +53,13 @@ float host_reads_device(const float *d_x)
 void provoke_kernel_host_pointer(sticky_report *r)
 {
     float *h_p = (float *)calloc(N, sizeof(float));
-    float *d_p = NULL;
     r->at_sync = r->later_call = r->after_reset = cudaSuccess;
     if (!h_p) {
         r->at_sync = cudaErrorMemoryAllocation;
         return;
     }
     // >>> SOLUTION
+    float *d_p = NULL;
     // The mistake: h_p is host memory; the kernel runs on the device.
     write_ids_kernel<<<N / 256, 256>>>(h_p, N);
     // The launch itself is accepted; the fault happens while the kernel runs
@@ -77,11 +77,10 @@ void provoke_kernel_host_pointer(sticky_report *r)
     // === STUB
     // TODO: launch write_ids_kernel<<<N / 256, 256>>>(h_p, N) — a host
     // pointer, on purpose — and store cudaDeviceSynchronize()'s result in
-    // r->at_sync. Then try cudaMalloc(&d_p, N * sizeof(float)) and store its
-    // result in r->later_call (sticky: it fails too). Recover with
+    // r->at_sync. Then try a cudaMalloc of N floats (float *d_p) and store
+    // its result in r->later_call (sticky: it fails too). Recover with
     // cudaDeviceReset(), clear the last error with cudaGetLastError(), and
     // store a fresh cudaMalloc's result in r->after_reset (free it if it worked).
-    (void)d_p;
     // <<< END
     free(h_p);
 }
@@ -91,20 +90,21 @@ void provoke_kernel_host_pointer(sticky_report *r)
 
 cudaError_t provoke_wrong_direction(void)
 {
-    float h_x[N] = { 0 };
     float *d_x = NULL;
-    cudaError_t e = cudaMalloc(&d_x, sizeof(h_x));
+    cudaError_t e = cudaMalloc(&d_x, N * sizeof(float));
     if (e != cudaSuccess)
         return e;
     // >>> SOLUTION
+    float h_x[N] = { 0 };
     // Host to device, but told cudaMemcpyDeviceToHost: the runtime checks the
     // pointers against the direction and refuses.
     e = cudaMemcpy(d_x, h_x, sizeof(h_x), cudaMemcpyDeviceToHost);
     cudaGetLastError(); // not sticky: clear it
     // === STUB
-    // TODO: copy h_x to d_x with the wrong direction,
-    // cudaMemcpy(d_x, h_x, sizeof(h_x), cudaMemcpyDeviceToHost); keep the
-    // error it returns in e, then clear it with cudaGetLastError().
+    // TODO: make a host array float h_x[N] = { 0 } and copy it to d_x with
+    // the wrong direction, cudaMemcpy(d_x, h_x, sizeof(h_x),
+    // cudaMemcpyDeviceToHost); keep the error it returns in e, then clear it
+    // with cudaGetLastError().
     // <<< END
     cudaFree(d_x);
     return e;
@@ -112,19 +112,19 @@ cudaError_t provoke_wrong_direction(void)
 
 cudaError_t provoke_copy_too_large(void)
 {
-    static float h_x[2 * N];
     float *d_x = NULL;
     cudaError_t e = cudaMalloc(&d_x, N * sizeof(float));
     if (e != cudaSuccess)
         return e;
     // >>> SOLUTION
+    static float h_x[2 * N];
     // 2N floats out of an allocation of N.
     e = cudaMemcpy(h_x, d_x, sizeof(h_x), cudaMemcpyDeviceToHost);
     cudaGetLastError();
     // === STUB
-    // TODO: copy sizeof(h_x) bytes (2N floats) from d_x, which holds only N,
-    // into h_x (cudaMemcpyDeviceToHost); keep the error in e, then clear it.
-    (void)h_x;
+    // TODO: make a host array static float h_x[2 * N] and copy sizeof(h_x)
+    // bytes (2N floats) from d_x, which holds only N, into it
+    // (cudaMemcpyDeviceToHost); keep the error in e, then clear it.
     // <<< END
     cudaFree(d_x);
     return e;
