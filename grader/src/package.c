@@ -33,7 +33,8 @@ static int write_file(const char *dir, const char *name, const char *text, mode_
     return 0;
 }
 
-static const char setup_sh[] =
+/* %s: the cuda option (no GPU on Gradescope: the simulator only, unless asked). */
+static const char setup_sh_fmt[] =
     "#!/usr/bin/env bash\n"
     "# Gradescope runs this once, as root, when it builds the autograder image:\n"
     "# the packages gpulab needs, then the kit built once, so that grading a\n"
@@ -44,7 +45,7 @@ static const char setup_sh[] =
     "rm -rf gpulab-handout\n"
     "tar xzf gpulab.tar.gz\n"
     "gpulab-handout/cmake/deps.sh install\n"
-    "cmake -S gpulab-handout -B /autograder/build -DGPULAB_DOCS=OFF\n"
+    "cmake -S gpulab-handout -B /autograder/build -DGPULAB_DOCS=OFF -DBUILD_TESTING=OFF%s\n"
     "cmake --build /autograder/build -j \"$(nproc)\"\n";
 
 /* %s: the grading options (seed, backend, lab). */
@@ -118,15 +119,20 @@ int grade_package_gradescope(const options *o)
         n += snprintf(opts + n, sizeof(opts) - (size_t)n, " --lab %s", o->lab);
     if (o->time_limit > 0)
         snprintf(opts + n, sizeof(opts) - (size_t)n, " --time-limit %g", o->time_limit);
-    size_t len = sizeof(run_autograder_fmt) + sizeof(opts);
-    char *run = malloc(len);
-    if (!run)
+    size_t len = sizeof(run_autograder_fmt) + sizeof(setup_sh_fmt) + sizeof(opts);
+    char *run = malloc(len), *setup = malloc(len);
+    if (!run || !setup) {
+        free(run);
         return 2;
+    }
     snprintf(run, len, run_autograder_fmt, opts);
-    int bad = write_file(out, "setup.sh", setup_sh, 0755) ||
+    snprintf(setup, len, setup_sh_fmt,
+             strcmp(o->backend, "cuda") == 0 ? " -DGPULAB_CUDA=ON" : " -DGPULAB_CUDA=OFF");
+    int bad = write_file(out, "setup.sh", setup, 0755) ||
               write_file(out, "run_autograder", run, 0755) ||
               write_file(out, "README.txt", readme_txt, 0644);
     free(run);
+    free(setup);
     if (bad)
         return 2;
     printf("gpulab-grade: the Gradescope autograder is in %s (setup.sh, run_autograder, "
