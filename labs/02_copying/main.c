@@ -410,6 +410,9 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
                 sweep[i * 5 + 1 + c] = secs[i * 4 + c];
         }
     }
+    if (r->sim && !r->facts && n > 0 && sizes[n - 1] < ((size_t)256 << 20))
+        printf("  (to %s on the simulator, to keep the demo short; --big sweeps to 256 MiB)\n",
+               label);
     if (e != cudaSuccess) {
         printf("  a copy failed: %s\n", cudaGetErrorName(e));
         expect(r, 0, "sweep", "copy_in_pieces in costs.cu returned an error");
@@ -593,8 +596,6 @@ static int demo(int big)
         sizes[ns++] = b;
     part_bandwidth(&r, sizes, ns, r.sim && !big ? ((size_t)16 << 20) : ((size_t)64 << 20),
                    "bandwidth.svg", NULL);
-    if (r.sim && !big)
-        printf("  (sizes to 16 MiB on the simulator; --big sweeps to 256 MiB)\n");
 
     make_log_matrix(A, LOG_N, LOG_GROWTH, &rng);
     lab_rng_fill_uniform(&rng, X0, (size_t)LOG_N * LOG_N, -1.0f, 1.0f);
