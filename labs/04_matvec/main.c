@@ -25,6 +25,7 @@
  *   matmul (when B.npy is there): A.npy (n, k), B.npy (k, m); writes C.npy.
  */
 #define _POSIX_C_SOURCE 200809L /* popen, pclose, readlink */
+#include "harness.h"
 #include "matvec.h"
 #include "reference.h"
 
@@ -54,21 +55,6 @@
  * of a block or a warp, a single row, a single column, M > 1024. */
 static const int odd_shapes[][2] = { { 1, 1 }, { 1, 1500 }, { 1000, 1 }, { 777, 33 }, { 3, 1025 } };
 #define N_ODD ((int)(sizeof(odd_shapes) / sizeof(odd_shapes[0])))
-
-static int is_sim(void)
-{
-    return strcmp(lab_backend_name(), "sim") == 0;
-}
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "%s: out of memory (%zu bytes)\n", GPULAB_LAB_NAME, bytes);
-        exit(LAB_EXIT_FAIL);
-    }
-    return p;
-}
 
 /* ---- the simulator's access counts ------------------------------------- */
 
@@ -265,7 +251,7 @@ static void print_row(const char *name, double seconds, const char *clock, doubl
     char frac[32] = "";
     if (peak_gbs > 0)
         snprintf(frac, sizeof(frac), "%5.1f%%", 100.0 * gbs / peak_gbs);
-    printf("  %-50s %10.3f ms  %-22s %8.1f GB/s %7s  %s\n", name, seconds * 1e3, clock, gbs, frac,
+    printf("  %-54s %10.3f ms  %-20s %8.2f GB/s %7s  %s\n", name, seconds * 1e3, clock, gbs, frac,
            sectors);
 }
 
@@ -314,14 +300,14 @@ static void time_all(const problem *demo, cublasHandle_t h, const int ok_version
                GPULAB_LAB_NAME);
     printf("\nu = A v, N = %d, M = %d: median of %d runs after %d warm-up\n", demo->N, demo->M,
            reps, warmup);
-    printf("  %-50s %13s  %-22s %13s %7s  %s\n", "version", "time", "measured by", "bandwidth",
+    printf("  %-54s %13s  %-20s %13s %7s  %s\n", "version", "time", "measured by", "bandwidth",
            peak_gbs > 0 ? "of peak" : "", is_sim() ? "sectors per warp load" : "");
     if (lab_time_repeat(&st, run_cpu, &b, warmup, reps) == LAB_OK)
         print_row("cblas_sgemv (OpenBLAS, CPU)", st.median, "CPU wall clock", bytes, 0.0, "");
     for (int version = 0; version <= MATVEC_VERSIONS; version++) {
         const char *name = version ? matvec_describe(version) : "cublasSgemv (cuBLAS)";
         if (!ok_version[version]) {
-            printf("  %-50s not timed: it failed validation\n", name);
+            printf("  %-54s not timed: it failed validation\n", name);
             continue;
         }
         b.version = version;
@@ -344,88 +330,16 @@ static void time_all(const problem *demo, cublasHandle_t h, const int ok_version
     free(b.cpu_u);
 }
 
-/* C = A A, n x n, CPU against GPU, and the timing trap. Returns 1 when the
- * GPU's C matches the CPU's. */
-static int big_matmul(int n, cublasHandle_t h)
-{
-    const int reps = 10; /* the seed's loop: 10 products */
-    const size_t count = (size_t)n * n, bytes = sizeof(float) * count;
-    const double flops = 2.0 * n * (double)n * n; /* n^2 dot products of length n */
-    float *A = xmalloc(bytes), *C_cpu = xmalloc(bytes), *C_gpu = xmalloc(bytes);
-    float *d_A, *d_C;
-    lab_rng rng;
-    lab_cuda_timer timer;
-    lab_compare_report rep;
-    float ms;
-
-    lab_rng_seed(&rng, DEMO_SEED, 7);
-    lab_rng_fill_uniform(&rng, A, count, 0.0f, 1.0f); /* the seed's torch.rand */
-    printf("\nThe big matmul: C = A A, n = %d (%.1f GFLOP per product)\n", n, flops / 1e9);
-    double t0 = lab_wall_seconds();
-    matmul_cpu(C_cpu, A, A, n, n, n);
-    double t_cpu = lab_wall_seconds() - t0;
-    printf("  %-58s %9.3f s   %8.1f GFLOP/s  (CPU wall clock)\n",
-           "cblas_sgemm (OpenBLAS, CPU), 1 product", t_cpu, flops / t_cpu / 1e9);
-
-    LAB_CHECK(cudaMalloc((void **)&d_A, bytes));
-    LAB_CHECK(cudaMalloc((void **)&d_C, bytes));
-    LAB_CHECK(cudaMemcpy(d_A, A, bytes, cudaMemcpyHostToDevice));
-    LAB_CHECK(cudaMemset(d_C, 0xff, bytes));  /* NaN until your matmul writes it */
-    matmul_cublas(h, d_C, d_A, d_A, n, n, n); /* warm-up, and the result we check */
-    LAB_CHECK(cudaDeviceSynchronize());
-
-    /* The trap, on purpose: a launch only queues work and returns, so a clock
-     * read right after the loop measures the queueing, not the products. */
-    t0 = lab_wall_seconds();
-    for (int r = 0; r < reps; r++)
-        matmul_cublas(h, d_C, d_A, d_A, n, n, n);
-    double t_queued = lab_wall_seconds() - t0;
-    LAB_CHECK(cudaDeviceSynchronize());
-    double t_synced = lab_wall_seconds() - t0;
-    printf("  %-58s %9.6f s   %8.1f GFLOP/s  (CPU wall clock, unsynchronized: WRONG)\n",
-           "cublasSgemm, loop of 10, clock read without synchronizing", t_queued,
-           reps * flops / t_queued / 1e9);
-    printf("  %-58s %9.3f s   %8.1f GFLOP/s  (CPU wall clock)\n",
-           "the same loop, clock read after cudaDeviceSynchronize", t_synced,
-           reps * flops / t_synced / 1e9);
-    LAB_CHECK(lab_cuda_timer_create(&timer));
-    LAB_CHECK(lab_cuda_timer_start(&timer, 0));
-    for (int r = 0; r < reps; r++)
-        matmul_cublas(h, d_C, d_A, d_A, n, n, n);
-    LAB_CHECK(lab_cuda_timer_stop(&timer, 0));
-    LAB_CHECK(lab_cuda_timer_elapsed_ms(&timer, &ms));
-    printf("  %-58s %9.3f s   %8.1f GFLOP/s  (%s)\n", "a second loop of 10, between two events",
-           ms / 1e3, reps * flops / (ms / 1e3) / 1e9, lab_cuda_timer_clock_name());
-    lab_cuda_timer_destroy(&timer);
-    printf(
-        "  Per product: CPU %.3f s, GPU %.3f s (events). The unsynchronized figure is the "
-        "seed's\n  \"GPU Time: 0.001s\": the loop returned as soon as the launches were queued.\n",
-        t_cpu, ms / 1e3 / reps);
-
-    LAB_CHECK(cudaMemcpy(C_gpu, d_C, bytes, cudaMemcpyDeviceToHost));
-    /* Entries of A are >= 0, so |A||A| = A A and the float32 bound of each
-     * entry is relative: |C - exact| <= gamma_n C. Two float32 results: 2 gamma_n. */
-    double rtol = 2.0 * float32_gamma(n);
-    int ok = lab_allclose_f32(&rep, C_gpu, C_cpu, count, 0.0, rtol, 0);
-    lab_compare_print(stdout, &rep, "  C (cublasSgemm against cblas_sgemm)");
-    if (!ok)
-        printf("  hint: matmul_cublas in matmul.c: one cublasSgemm call; its header comment "
-               "shows how row-major bytes look to cuBLAS.\n");
-    LAB_CHECK(cudaFree(d_A));
-    LAB_CHECK(cudaFree(d_C));
-    free(A);
-    free(C_cpu);
-    free(C_gpu);
-    return ok;
-}
-
-static int demo(int matmul_n)
+/* The demo; with validate_only, only the validation, at N = 4096 instead of
+ * the seed's 100000 (quick, also under GPULAB_SIM_CHECK=all). */
+static int demo(int matmul_n, int validate_only)
 {
     lab_device_info info;
     cublasHandle_t h;
     problem p;
     int ok_version[MATVEC_VERSIONS + 1];
     double peak = 0.0;
+    const int N = validate_only ? 4096 : DEMO_N;
 
     if (lab_device_info_query(&info, 0) == 0) {
         printf("Device 0: %s (%s backend)\n", info.name, lab_backend_name());
@@ -436,21 +350,36 @@ static int demo(int matmul_n)
     }
     LAB_CHECK_CUBLAS(cublasCreate(&h));
     printf("Inputs: A (%d, %d) and v (%d), normal entries; u = A v on the CPU with cblas_sgemv\n",
-           DEMO_N, DEMO_M, DEMO_M);
-    problem_make(&p, DEMO_N, DEMO_M, 0);
+           N, DEMO_M, DEMO_M);
+    problem_make(&p, N, DEMO_M, 0);
     int ok = validate_all(&p, h, ok_version);
-    time_all(&p, h, ok_version, peak);
+    if (!validate_only)
+        time_all(&p, h, ok_version, peak);
     problem_free(&p);
-    if (is_sim() && matmul_n == 0)
-        printf("\n(sim backend: matmul n = 1024 by default, since the simulator's cuBLAS runs "
-               "on this CPU;\n the lab's size is 4096: --matmul-n 4096, or --big for 10000)\n");
-    ok &= big_matmul(matmul_n ? matmul_n : is_sim() ? 1024 : 4096, h);
+    if (!validate_only) {
+        if (is_sim() && matmul_n == 0)
+            printf("\n(sim backend: matmul n = 1024 by default, since the simulator's cuBLAS "
+                   "runs on this CPU;\n the lab's size is 4096: --matmul-n 4096, or --big for "
+                   "10000)\n");
+        ok &= big_matmul(matmul_n ? matmul_n : is_sim() ? 1024 : 4096, h);
+    }
     LAB_CHECK_CUBLAS(cublasDestroy(h));
     printf("%s (%s backend, %s)\n", ok ? "PASS" : "FAIL", lab_backend_name(), GPULAB_VARIANT);
     return ok ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }
 
 /* ---- graded mode --------------------------------------------------------- */
+
+/* Exits with status 1 at once, so that the message just printed is the
+ * run's last line, the one the grader quotes: exit() would first run the
+ * simulator's check-mode summary (GPULAB_SIM_CHECK), which prints after it.
+ * Reports of bad accesses are printed when they happen, so none is lost. */
+static void fail_now(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    _exit(LAB_EXIT_FAIL);
+}
 
 /* Whether no element of x[0..n) was written: every one still holds the 0xff
  * bytes the harness filled it with. */
@@ -510,7 +439,7 @@ static int graded_matmul(const lab_args *args)
     if (none_written(C, (size_t)n * m)) {
         fprintf(stderr, "matmul_cublas wrote nothing to C (it still holds the 0xff fill): is it "
                         "still the TODO in matmul.c?\n");
-        exit(LAB_EXIT_FAIL);
+        fail_now();
     }
     free(C);
     lab_npy_free(&A);
@@ -562,7 +491,7 @@ static void graded_problem(const lab_args *args, int version, const char *suffix
                 "v%d wrote no element of %s.npy (all still hold the 0xff fill): is "
                 "matvec_kernel%d in matvec.cu still the TODO?\n",
                 version, name, version);
-        exit(LAB_EXIT_FAIL);
+        fail_now();
     }
     free(u);
     lab_npy_free(&A);
@@ -632,12 +561,16 @@ static int graded(const lab_args *args)
 int main(int argc, char **argv)
 {
     lab_args args;
-    int big = 0, count_only = 0;
+    int big = 0, count_only = 0, validate_only = 0;
     const char *matmul_n = NULL;
     const lab_flag flags[] = {
         { "--big", NULL, "the big matmul at the seed's 10000 x 10000", &big, NULL },
         { "--matmul-n", "N", "the big matmul at N x N (default 4096; 1024 on the sim backend)",
           NULL, &matmul_n },
+        { "--validate", NULL,
+          "only validate the versions (N = 4096 and the awkward shapes): quick, and what to run "
+          "under GPULAB_SIM_CHECK=all",
+          &validate_only, NULL },
         { "--count-sectors", NULL,
           "sim backend with GPULAB_SIM_STATS=1: print each version's load sectors and requests "
           "(the demo runs this itself)",
@@ -658,5 +591,5 @@ int main(int argc, char **argv)
             return LAB_EXIT_USAGE;
         }
     }
-    return demo(n);
+    return demo(n, validate_only);
 }

@@ -115,8 +115,8 @@ __global__ void matvec_kernel2(float *u, const float *A, const float *v, int N, 
 // each of its warps then uses the tile for its own row.
 __global__ void matvec_kernel3(float *u, const float *A, const float *v, int N, int M)
 {
-    __shared__ float v_tile[MATVEC3_THREADS];
     // >>> SOLUTION
+    __shared__ float v_tile[MATVEC3_THREADS];
     int row = blockIdx.x * (blockDim.x / WARP_SIZE) + threadIdx.x / WARP_SIZE;
     int lane = threadIdx.x % WARP_SIZE;
     const float *a = A + (size_t)row * M;
@@ -139,7 +139,8 @@ __global__ void matvec_kernel3(float *u, const float *A, const float *v, int N, 
         u[row] = sum;
     // === STUB
     // TODO (version 3, shared memory): same rows and lanes as version 2, but v
-    //   comes from v_tile. For each tile start t = 0, MATVEC3_THREADS, ... < M:
+    //   comes from shared memory: declare __shared__ float v_tile[MATVEC3_THREADS];
+    //   then for each tile start t = 0, MATVEC3_THREADS, ... < M:
     //   every thread loads v_tile[threadIdx.x] = v[t + threadIdx.x] (0 past M);
     //   __syncthreads(); a warp whose row < N adds A[row * M + t + k] * v_tile[k]
     //   for k = lane, lane + 32, ... < min(MATVEC3_THREADS, M - t); __syncthreads()
@@ -151,7 +152,6 @@ __global__ void matvec_kernel3(float *u, const float *A, const float *v, int N, 
     (void)v;
     (void)N;
     (void)M;
-    (void)v_tile;
     // <<< END
 }
 

@@ -1,0 +1,112 @@
+/*
+ * Lab 04's big matmul (harness; students do not edit it): C = A A on the CPU
+ * with cblas_sgemm and on the GPU with your matmul_cublas, GFLOP/s for each,
+ * and the timing trap of an asynchronous launch, shown on purpose.
+ */
+#include "harness.h"
+#include "matvec.h"
+#include "reference.h"
+
+#include "lab/check.h"
+#include "lab/compare.h"
+#include "lab/cuda_timer.h"
+#include "lab/device.h"
+#include "lab/protocol.h"
+#include "lab/rng.h"
+#include "lab/timer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MATMUL_SEED 4
+
+int is_sim(void)
+{
+    return strcmp(lab_backend_name(), "sim") == 0;
+}
+
+void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "%s: out of memory (%zu bytes)\n", GPULAB_LAB_NAME, bytes);
+        exit(LAB_EXIT_FAIL);
+    }
+    return p;
+}
+
+/* C = A A, n x n, CPU against GPU, and the timing trap. Returns 1 when the
+ * GPU's C matches the CPU's. */
+int big_matmul(int n, cublasHandle_t h)
+{
+    const int reps = 10; /* the seed's loop: 10 products */
+    const size_t count = (size_t)n * n, bytes = sizeof(float) * count;
+    const double flops = 2.0 * n * (double)n * n; /* n^2 dot products of length n */
+    float *A = xmalloc(bytes), *C_cpu = xmalloc(bytes), *C_gpu = xmalloc(bytes);
+    float *d_A, *d_C;
+    lab_rng rng;
+    lab_cuda_timer timer;
+    lab_compare_report rep;
+    float ms;
+
+    lab_rng_seed(&rng, MATMUL_SEED, 7);
+    lab_rng_fill_uniform(&rng, A, count, 0.0f, 1.0f); /* the seed's torch.rand */
+    printf("\nThe big matmul: C = A A, n = %d (%.1f GFLOP per product)\n", n, flops / 1e9);
+    double t0 = lab_wall_seconds();
+    matmul_cpu(C_cpu, A, A, n, n, n);
+    double t_cpu = lab_wall_seconds() - t0;
+    printf("  %-58s %9.3f s   %10.1f GFLOP/s  (CPU wall clock)\n",
+           "cblas_sgemm (OpenBLAS, CPU), 1 product", t_cpu, flops / t_cpu / 1e9);
+
+    LAB_CHECK(cudaMalloc((void **)&d_A, bytes));
+    LAB_CHECK(cudaMalloc((void **)&d_C, bytes));
+    LAB_CHECK(cudaMemcpy(d_A, A, bytes, cudaMemcpyHostToDevice));
+    LAB_CHECK(cudaMemset(d_C, 0xff, bytes));  /* NaN until your matmul writes it */
+    matmul_cublas(h, d_C, d_A, d_A, n, n, n); /* warm-up, and the result we check */
+    LAB_CHECK(cudaDeviceSynchronize());
+
+    /* The trap, on purpose: a launch only queues work and returns, so a clock
+     * read right after the loop measures the queueing, not the products. */
+    t0 = lab_wall_seconds();
+    for (int r = 0; r < reps; r++)
+        matmul_cublas(h, d_C, d_A, d_A, n, n, n);
+    double t_queued = lab_wall_seconds() - t0;
+    LAB_CHECK(cudaDeviceSynchronize());
+    double t_synced = lab_wall_seconds() - t0;
+    printf("  %-58s %9.6f s   %10.1f GFLOP/s  (CPU wall clock, unsynchronized: WRONG)\n",
+           "cublasSgemm, loop of 10, clock read without synchronizing", t_queued,
+           reps * flops / t_queued / 1e9);
+    printf("  %-58s %9.3f s   %10.1f GFLOP/s  (CPU wall clock)\n",
+           "the same loop, clock read after cudaDeviceSynchronize", t_synced,
+           reps * flops / t_synced / 1e9);
+    LAB_CHECK(lab_cuda_timer_create(&timer));
+    LAB_CHECK(lab_cuda_timer_start(&timer, 0));
+    for (int r = 0; r < reps; r++)
+        matmul_cublas(h, d_C, d_A, d_A, n, n, n);
+    LAB_CHECK(lab_cuda_timer_stop(&timer, 0));
+    LAB_CHECK(lab_cuda_timer_elapsed_ms(&timer, &ms));
+    printf("  %-58s %9.3f s   %10.1f GFLOP/s  (%s)\n", "a second loop of 10, between two events",
+           ms / 1e3, reps * flops / (ms / 1e3) / 1e9, lab_cuda_timer_clock_name());
+    lab_cuda_timer_destroy(&timer);
+    printf(
+        "  Per product: CPU %.3f s, GPU %.3f s (events). The unsynchronized figure is the "
+        "seed's\n  \"GPU Time: 0.001s\": the loop returned as soon as the launches were queued.\n",
+        t_cpu, ms / 1e3 / reps);
+
+    LAB_CHECK(cudaMemcpy(C_gpu, d_C, bytes, cudaMemcpyDeviceToHost));
+    /* Entries of A are >= 0, so |A||A| = A A and the float32 bound of each
+     * entry is relative: |C - exact| <= gamma_n C. Two float32 results: 2 gamma_n. */
+    double rtol = 2.0 * float32_gamma(n);
+    int ok = lab_allclose_f32(&rep, C_gpu, C_cpu, count, 0.0, rtol, 0);
+    lab_compare_print(stdout, &rep, "  C (cublasSgemm against cblas_sgemm)");
+    if (!ok)
+        printf("  hint: matmul_cublas in matmul.c: one cublasSgemm call; its header comment "
+               "shows how row-major bytes look to cuBLAS.\n");
+    LAB_CHECK(cudaFree(d_A));
+    LAB_CHECK(cudaFree(d_C));
+    free(A);
+    free(C_cpu);
+    free(C_gpu);
+    return ok;
+}

@@ -1,0 +1,67 @@
+# Lab 04's own tests (label lab04), besides the demo tests of gpulab_add_lab.
+set(_lab04_tests "${CMAKE_CURRENT_SOURCE_DIR}/tests")
+
+if("sim" IN_LIST GPULAB_BACKENDS)
+  # The solution's demo: every version validated, the table with the
+  # simulator's sectors per warp load (v1 uncoalesced, v2 and v3 not), the
+  # unsynchronized matmul loop labelled as such, then PASS.
+  set_tests_properties(lab04-sim-solution-demo PROPERTIES PASS_REGULAR_EXPRESSION
+    "v3: [^\n]* ok at every shape.*sectors per warp load.*v1: one thread per row[^\n]*simulator CPU time[^\n]* 16\\.[0-9][0-9] \\(.*v2: one warp per row[^\n]*  [34]\\.[0-9][0-9] \\(.*Simulator figures.*clock read without synchronizing[^\n]*unsynchronized: WRONG.*after cudaDeviceSynchronize.*C \\(cublasSgemm against cblas_sgemm\\): all .*PASS \\(sim backend, solution\\)")
+
+  # The untouched starter's demo fails, and says where the TODOs are.
+  add_test(NAME lab04-sim-student-demo-hints
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab04-sim-student> -DEXPECT_RC=1
+                   "-DEXPECT_REGEX=matvec_kernel1 in matvec.cu still the TODO.*matvec_kernel3 in matvec.cu still the TODO.*matmul_cublas in matmul.c.*FAIL \\(sim backend, student\\)"
+                   -P "${_lab04_tests}/expect_run.cmake")
+
+  # The solution's kernels under the simulator's check mode (out-of-bounds
+  # accesses, shared-memory races, divergent barriers, uninitialized reads):
+  # no report, and the validation passes.
+  add_test(NAME lab04-sim-solution-check-all
+           COMMAND ${CMAKE_COMMAND} -E env GPULAB_SIM_CHECK=all
+                   $<TARGET_FILE:lab04-sim-solution> --validate)
+  set_tests_properties(lab04-sim-solution-check-all PROPERTIES
+    PASS_REGULAR_EXPRESSION "ERROR SUMMARY: 0 errors"
+    FAIL_REGULAR_EXPRESSION "FAIL|Invalid|Race|Barrier|Uninitialized")
+
+  # The grader: the solution scores full marks, the starter less, with reasons.
+  add_test(NAME lab04-sim-grade
+           COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DMODE=compare
+                   -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/grade-test
+                   -P "${_lab04_tests}/check_grades.cmake")
+
+  set(_lab04_tests_list lab04-sim-student-demo-hints lab04-sim-solution-check-all lab04-sim-grade)
+
+  # v1-as-v2: the solution with v2 launching v1's kernel, built as a
+  # "solution" in a folder of its own, must fail the coalescing check of v2.
+  set(_sol "${PROJECT_SOURCE_DIR}/solutions/04_matvec")
+  if(EXISTS "${_sol}/matvec.cu")
+    set(_dir "${CMAKE_CURRENT_BINARY_DIR}/v1-as-v2")
+    add_custom_command(OUTPUT "${_dir}/matvec.cu"
+      COMMAND ${CMAKE_COMMAND} -DIN=${_sol}/matvec.cu -DOUT=${_dir}/matvec.cu
+              -P "${_lab04_tests}/make_v1_as_v2.cmake"
+      DEPENDS "${_sol}/matvec.cu" "${_lab04_tests}/make_v1_as_v2.cmake"
+      COMMENT "lab04: the solution with v2 launching v1's kernel (a test of the coalescing check)"
+      VERBATIM)
+    add_executable(lab04-sim-v1-as-v2)
+    gpulab_backend_sim_sources(lab04-sim-v1-as-v2 "${CMAKE_CURRENT_SOURCE_DIR}/main.c"
+      "${CMAKE_CURRENT_SOURCE_DIR}/bigmm.c" "${CMAKE_CURRENT_SOURCE_DIR}/reference.c"
+      "${_dir}/matvec.cu" "${_sol}/matmul.c")
+    target_include_directories(lab04-sim-v1-as-v2 PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+    target_link_libraries(lab04-sim-v1-as-v2 PRIVATE gpulab_common_sim gpulab_blas)
+    target_compile_definitions(lab04-sim-v1-as-v2 PRIVATE
+      GPULAB_LAB_NAME="lab04" GPULAB_VARIANT="v1-as-v2")
+    # Named as the grader looks for a solution, in a folder of its own.
+    set_target_properties(lab04-sim-v1-as-v2 PROPERTIES OUTPUT_NAME lab04-sim-solution
+      RUNTIME_OUTPUT_DIRECTORY "${_dir}/bin")
+    gpulab_target_warnings(lab04-sim-v1-as-v2)
+    gpulab_sim_check_twin(lab04-sim-v1-as-v2)
+    add_dependencies(lab04 lab04-sim-v1-as-v2)
+    add_test(NAME lab04-v1-as-v2-not-coalesced
+             COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DMODE=v1-as-v2
+                     -DBIN=${_dir}/bin -DWORKDIR=${_dir}/grade-test
+                     -P "${_lab04_tests}/check_grades.cmake")
+    list(APPEND _lab04_tests_list lab04-v1-as-v2-not-coalesced)
+  endif()
+  set_tests_properties(${_lab04_tests_list} PROPERTIES LABELS "lab04;sim" TIMEOUT 120)
+endif()
