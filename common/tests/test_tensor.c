@@ -120,9 +120,17 @@ static void check_noop_to(const char *device)
         return;
     }
     float *data = lab_tensor_data(t);
+    size_t free0 = 0, free1 = 0, total;
+    int sim_device = strcmp(device, "cpu") != 0 && strcmp(lab_backend_name(), "sim") == 0;
+    if (sim_device) /* the simulator's accounting is exact: no new device memory */
+        CHECK_EQ_INT(cudaMemGetInfo(&free0, &total), cudaSuccess);
     CHECK_EQ_INT(lab_tensor_to(&same, t, device, &err), LAB_OK);
     CHECK(same == t);
     CHECK(lab_tensor_data(same) == data);
+    if (sim_device) {
+        CHECK_EQ_INT(cudaMemGetInfo(&free1, &total), cudaSuccess);
+        CHECK_EQ_INT(free1, free0);
+    }
     lab_tensor_destroy(same); /* one reference gone; t still usable */
     CHECK_EQ_INT(lab_tensor_copy_to_host(t, got, &err), LAB_OK);
     CHECK(bits_equal(got, h, N));
