@@ -13,6 +13,11 @@
  * Backward, with dtmp the output gradient in tmp's layout:
  *   dW = dtmp . cols^T,  db = row sums of dtmp,  dcols = W^T . dtmp,
  *   col2im: each input pixel gathers the dcols entries it was copied to.
+ * The CPU walks the batch's columns in chunks of a few samples (conv_chunk),
+ * so that each chunk's part of cols stays in cache: every output column
+ * depends on its own column of cols alone, so the chunks' GEMMs compute the
+ * same products as one GEMM over B*P columns; dW and db add the chunks' sums.
+ * The device trainer makes one im2col and one GEMM over the whole batch.
  */
 #include "net.h"
 
@@ -21,6 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Floats of one chunk's im2col block (1 MiB). */
+#define L5_CPU_CHUNK_FLOATS (1 << 18)
 
 void l5_gemm_cpu(int ta, int tb, int M, int N, int K, float alpha, const float *A, const float *B,
                  float beta, float *C)
@@ -91,8 +99,8 @@ static void col2im(float *dx, const float *dcols, const l5_layer *l, int B)
                         int iy = oy + ki - l->pad;
                         if (iy < 0 || iy >= l->h)
                             continue;
-                        const float *src = row + (size_t)b * P + (size_t)oy * l->ow;
-                        float *dst = plane + (size_t)iy * l->w + kj - l->pad;
+                        const float *restrict src = row + (size_t)b * P + (size_t)oy * l->ow;
+                        float *restrict dst = plane + (size_t)iy * l->w + kj - l->pad;
                         for (int ox = ox0; ox < ox1; ox++)
                             dst[ox] += src[ox];
                     }
@@ -112,18 +120,36 @@ static void bias_add(float *y, const float *bias, int B, int channels, int inner
         }
 }
 
+/* Samples per chunk of a conv layer: its im2col block stays near 1 MiB, so
+ * that im2col, the GEMM and the copies after it work in cache. */
+static int conv_chunk(const l5_layer *l, int B)
+{
+    size_t per_sample = (size_t)l->c * l->k * l->k * l->oh * l->ow;
+    size_t s = (L5_CPU_CHUNK_FLOATS) / per_sample;
+    if (s < 1)
+        s = 1;
+    return s < (size_t)B ? (int)s : B;
+}
+
 static void conv_forward(l5_cpu *c, const l5_layer *l, const float *x, float *y, int B)
 {
     const float *W = c->params + c->net->tensor[l->weight].offset;
     const float *bias = c->params + c->net->tensor[l->bias].offset;
-    const int P = l->oh * l->ow, CKK = l->c * l->k * l->k;
-    im2col(c->cols, x, l, B);
-    l5_gemm_cpu(0, 0, l->oc, B * P, CKK, 1.0f, W, c->cols, 0.0f, c->tmp);
-    for (int b = 0; b < B; b++)
-        for (int o = 0; o < l->oc; o++)
-            memcpy(y + ((size_t)b * l->oc + o) * P, c->tmp + (size_t)o * B * P + (size_t)b * P,
-                   sizeof(float) * (size_t)P);
-    bias_add(y, bias, B, l->oc, P);
+    const int P = l->oh * l->ow, CKK = l->c * l->k * l->k, S = conv_chunk(l, B);
+    const size_t in = l5_layer_in_size(l);
+    for (int b0 = 0; b0 < B; b0 += S) {
+        int n = B - b0 < S ? B - b0 : S;
+        im2col(c->cols, x + (size_t)b0 * in, l, n);
+        l5_gemm_cpu(0, 0, l->oc, n * P, CKK, 1.0f, W, c->cols, 0.0f, c->tmp);
+        /* (OC, n*P) -> (n, OC, P), plus the bias */
+        for (int b = 0; b < n; b++)
+            for (int o = 0; o < l->oc; o++) {
+                const float *src = c->tmp + ((size_t)o * n + b) * P;
+                float *dst = y + ((size_t)(b0 + b) * l->oc + o) * P;
+                for (int p = 0; p < P; p++)
+                    dst[p] = src[p] + bias[o];
+            }
+    }
 }
 
 static void conv_backward(l5_cpu *c, const l5_layer *l, const float *x, const float *dy, float *dx,
@@ -131,20 +157,25 @@ static void conv_backward(l5_cpu *c, const l5_layer *l, const float *x, const fl
 {
     const l5_tensor *tw = &c->net->tensor[l->weight], *tb = &c->net->tensor[l->bias];
     const float *W = c->params + tw->offset;
-    const int P = l->oh * l->ow, CKK = l->c * l->k * l->k;
-    for (int b = 0; b < B; b++)
-        for (int o = 0; o < l->oc; o++)
-            memcpy(c->dtmp + (size_t)o * B * P + (size_t)b * P, dy + ((size_t)b * l->oc + o) * P,
-                   sizeof(float) * (size_t)P);
-    im2col(c->cols, x, l, B); /* recomputed: one workspace serves every layer */
-    l5_gemm_cpu(0, 1, l->oc, CKK, B * P, 1.0f, c->dtmp, c->cols, 0.0f, c->grads + tw->offset);
-    cblas_sgemv(CblasRowMajor, CblasNoTrans, l->oc, B * P, 1.0f, c->dtmp, B * P, c->ones, 1, 0.0f,
-                c->grads + tb->offset, 1);
-    if (!dx)
-        return;
-    /* cols is free again: dcols goes there. */
-    l5_gemm_cpu(1, 0, CKK, B * P, l->oc, 1.0f, W, c->dtmp, 0.0f, c->cols);
-    col2im(dx, c->cols, l, B);
+    const int P = l->oh * l->ow, CKK = l->c * l->k * l->k, S = conv_chunk(l, B);
+    const size_t in = l5_layer_in_size(l);
+    for (int b0 = 0; b0 < B; b0 += S) {
+        int n = B - b0 < S ? B - b0 : S;
+        float beta = b0 == 0 ? 0.0f : 1.0f; /* the first chunk overwrites, the rest add */
+        for (int b = 0; b < n; b++)
+            for (int o = 0; o < l->oc; o++)
+                memcpy(c->dtmp + ((size_t)o * n + b) * P, dy + ((size_t)(b0 + b) * l->oc + o) * P,
+                       sizeof(float) * (size_t)P);
+        im2col(c->cols, x + (size_t)b0 * in, l, n); /* recomputed: less memory than keeping it */
+        l5_gemm_cpu(0, 1, l->oc, CKK, n * P, 1.0f, c->dtmp, c->cols, beta, c->grads + tw->offset);
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, l->oc, n * P, 1.0f, c->dtmp, n * P, c->ones, 1,
+                    beta, c->grads + tb->offset, 1);
+        if (!dx)
+            continue;
+        /* cols is free again: dcols goes there. */
+        l5_gemm_cpu(1, 0, CKK, n * P, l->oc, 1.0f, W, c->dtmp, 0.0f, c->cols);
+        col2im(dx + (size_t)b0 * in, c->cols, l, n);
+    }
 }
 
 static void linear_forward(l5_cpu *c, const l5_layer *l, const float *x, float *y, int B)
@@ -195,7 +226,7 @@ static void maxpool_backward(float *dx, const float *dy, const int *argmax, cons
     size_t n_out = (size_t)B * l5_layer_out_size(l);
     memset(dx, 0, sizeof(float) * (size_t)B * l5_layer_in_size(l));
     for (size_t o = 0; o < n_out; o++)
-        dx[argmax[o]] += dy[o];
+        dx[argmax[o]] = dy[o]; /* windows do not overlap: one output per input */
 }
 
 /* Per-sample loss log(sum exp(z - max)) - (z[y] - max) and the gradient of
@@ -251,7 +282,7 @@ int l5_cpu_create(l5_cpu *c, const l5_net *net, int max_batch, const float *para
                   unsigned long long seed, double lr, char *why, size_t why_len)
 {
     int failed = 0;
-    size_t B = (size_t)max_batch, max_tmp = 0, max_bp = B;
+    size_t B = (size_t)max_batch, max_tmp = 0, max_bp = B, max_cols = 0;
     memset(c, 0, sizeof(*c));
     c->net = net;
     c->max_batch = max_batch;
@@ -270,14 +301,16 @@ int l5_cpu_create(l5_cpu *c, const l5_net *net, int max_batch, const float *para
         if (l->kind == L5_MAXPOOL)
             c->argmax[i] = alloc_floats(B * l5_layer_out_size(l), &failed);
         if (l->kind == L5_CONV) {
-            size_t bp = B * (size_t)l->oh * l->ow;
+            size_t S = (size_t)conv_chunk(l, max_batch), bp = S * l->oh * l->ow;
             if (bp * l->oc > max_tmp)
                 max_tmp = bp * l->oc;
             if (bp > max_bp)
                 max_bp = bp;
+            if (bp * l->c * l->k * l->k > max_cols)
+                max_cols = bp * l->c * l->k * l->k;
         }
     }
-    c->cols = alloc_floats(B * net->max_cols, &failed);
+    c->cols = alloc_floats(max_cols, &failed);
     c->tmp = alloc_floats(max_tmp, &failed);
     c->dtmp = alloc_floats(max_tmp, &failed);
     c->ones = alloc_floats(max_bp, &failed);

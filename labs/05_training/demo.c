@@ -32,7 +32,9 @@
 
 /* The default epoch on the simulator: a subset, so that the demo takes
  * seconds (--full-epoch or --images N for more). */
-#define SIM_IMAGES 512
+#define SIM_IMAGES 1024
+/* The sweep's largest batch: 1024, or 256 on the simulator (--sweep-max). */
+#define SIM_SWEEP_MAX 256
 #define DATA_SEED 2024ULL
 #define INIT_SEED 1ULL
 
@@ -44,10 +46,9 @@ size_t l5_demo_flags(lab_flag *f, l5_demo_options *o)
                          "CIFAR-10 binary batches (default: $GPULAB_CIFAR10, "
                          "else the synthetic set)",
                          NULL, &o->data };
-    f[n++] = (lab_flag){ "--images", "N",
-                         "training images in the epoch (default: all; "
-                         "512 on sim)",
-                         NULL, &o->images };
+    f[n++] =
+        (lab_flag){ "--images", "N", "training images in the epoch (default: all; 1024 on sim)",
+                    NULL, &o->images };
     f[n++] = (lab_flag){ "--full-epoch", NULL, "train on every image (also on sim)", &o->full_epoch,
                          NULL };
     f[n++] =
@@ -55,6 +56,9 @@ size_t l5_demo_flags(lab_flag *f, l5_demo_options *o)
     f[n++] = (lab_flag){ "--sweep-steps", "N",
                          "timed steps per batch size in the sweep (default 5; 1 on sim)", NULL,
                          &o->sweep_steps };
+    f[n++] =
+        (lab_flag){ "--sweep-max", "N", "largest batch of the sweep (default 1024; 256 on sim)",
+                    NULL, &o->sweep_max };
     f[n++] = (lab_flag){ "--no-sweep", NULL, "skip the batch-size sweep", &o->no_sweep, NULL };
     f[n++] = (lab_flag){ "--logdir", "DIR", "where runs go (default runs)", NULL, &o->logdir };
     f[n++] =
@@ -365,7 +369,7 @@ static void write_svg(const char *path, const sweep_row *rows, int n)
 }
 
 static void batch_sweep(const l5_net *net, const float *params, const l5_images *set, const int *y,
-                        int timed, const char *logdir)
+                        int timed, int max_batch, const char *logdir)
 {
     sweep_row rows[N_SWEEP];
     int n_rows = 0;
@@ -378,7 +382,7 @@ static void batch_sweep(const l5_net *net, const float *params, const l5_images 
            "step ms", "transfer", "images/s");
     for (int i = 0; i < N_SWEEP; i++) {
         int B = sweep_batches[i];
-        if (B > set->n)
+        if (B > max_batch || B > set->n)
             break;
         l5_gpu *g = l5_gpu_create(net, B, params, 1e-3);
         sweep_row r = { B, 0, 0, 0 };
@@ -452,6 +456,7 @@ int l5_demo(const l5_demo_options *opt)
     int images = opt->full_epoch ? 0 : parse_count("--images", opt->images, sim ? SIM_IMAGES : 0);
     int batch = parse_count("--batch", opt->batch, 256);
     int timed = parse_count("--sweep-steps", opt->sweep_steps, sim ? 1 : 5);
+    int sweep_max = parse_count("--sweep-max", opt->sweep_max, sim ? SIM_SWEEP_MAX : 1024);
     l5_net_cnn(&net);
     if (opt->load)
         return only_evaluate(opt, &net);
@@ -459,7 +464,9 @@ int l5_demo(const l5_demo_options *opt)
     printf("lab 05: training the CIFAR-10 CNN (%zu parameters) on the CPU and on the device "
            "(%s backend)\n\n",
            net.n_params, lab_backend_name());
-    if (l5_images_open(&train, opt->data, 1, images, DATA_SEED, desc, sizeof(desc), why,
+    /* Enough images for the epoch and the sweep's largest batch. */
+    int load = images && images < sweep_max ? sweep_max : images;
+    if (l5_images_open(&train, opt->data, 1, load, DATA_SEED, desc, sizeof(desc), why,
                        sizeof(why)) ||
         l5_images_open(&test, opt->data, 0, sim ? 500 : 0, DATA_SEED, tdesc, sizeof(tdesc), why,
                        sizeof(why))) {
@@ -480,9 +487,13 @@ int l5_demo(const l5_demo_options *opt)
     }
     int iris_ok = iris_warmup();
 
+    l5_images epoch = train; /* the first `images` of them */
+    if (images && images < epoch.n)
+        epoch.n = images;
+
     printf("\n3. One epoch on the CPU and one on the device: %d images of %s, batch %d, Adam lr "
            "1e-3%s\n",
-           train.n, desc, batch,
+           epoch.n, desc, batch,
            (sim && !opt->full_epoch && !opt->images)
                ? " (a subset on the simulator: --full-epoch for all of them)"
                : "");
@@ -499,16 +510,16 @@ int l5_demo(const l5_demo_options *opt)
     run_log lc, lg;
     log_open(&lc, logdir, run_cpu);
     log_open(&lg, logdir, run_dev);
-    epoch_result rc = run_epoch(&cpu, NULL, &train, y, batch, &lc, "CPU epoch");
-    epoch_result rg = run_epoch(NULL, g, &train, y, batch, &lg, "device epoch");
+    epoch_result rc = run_epoch(&cpu, NULL, &epoch, y, batch, &lc, "CPU epoch");
+    epoch_result rg = run_epoch(NULL, g, &epoch, y, batch, &lg, "device epoch");
     log_close(&lc);
     log_close(&lg);
     printf("   %-8s %12s %12s %12s %12s   %s\n", "", "wall s", "images/s", "first loss",
            "last loss", "measured by");
     printf("   %-8s %12.3f %12.0f %12.4f %12.4f   CPU wall clock (C + OpenBLAS)\n", "CPU",
-           rc.seconds, train.n / rc.seconds, rc.first_loss, rc.last_loss);
+           rc.seconds, epoch.n / rc.seconds, rc.first_loss, rc.last_loss);
     printf("   %-8s %12.3f %12.0f %12.4f %12.4f   CPU wall clock around the device steps%s\n",
-           "device", rg.seconds, train.n / rg.seconds, rg.first_loss, rg.last_loss,
+           "device", rg.seconds, epoch.n / rg.seconds, rg.first_loss, rg.last_loss,
            sim ? " (simulator: CPU time)" : "");
     printf("   device time by part (CUDA events, %s): H2D %.1f ms, compute %.1f ms, D2H %.1f "
            "ms\n",
@@ -520,7 +531,7 @@ int l5_demo(const l5_demo_options *opt)
     int learned = rg.last_loss < rg.first_loss && rc.last_loss < rc.first_loss;
 
     if (!opt->no_sweep)
-        batch_sweep(&net, params0, &train, y, timed, logdir);
+        batch_sweep(&net, params0, &train, y, timed, sweep_max, logdir);
 
     printf("\n5. Save and load: the device model's parameters as .npy per tensor\n");
     float *trained = xmalloc(sizeof(float) * net.n_params);

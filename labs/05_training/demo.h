@@ -17,6 +17,7 @@ typedef struct l5_demo_options {
     const char *images;      /* --images N: training images per epoch */
     const char *batch;       /* --batch N */
     const char *sweep_steps; /* --sweep-steps N */
+    const char *sweep_max;   /* --sweep-max N */
     const char *logdir;      /* --logdir DIR */
     const char *load;        /* --load DIR: evaluate saved parameters */
     int full_epoch;          /* --full-epoch */

@@ -23,7 +23,8 @@
 
 #define THREADS 256
 
-static inline unsigned int ceil_div(size_t n, unsigned int d)
+/* Blocks of d threads that cover n elements. */
+unsigned int ceil_div(size_t n, unsigned int d)
 {
     return (unsigned int)((n + d - 1) / d);
 }
@@ -138,31 +139,37 @@ void relu_backward(float *d_dx, const float *d_dy, const float *d_y, size_t n)
 
 void bias_add(float *d_y, const float *d_b, int B, int channels, int inner)
 {
-    size_t n = (size_t)B * channels * inner;
-    // TODO: launch bias_add_kernel, one thread per element of y (n of them).
+    // TODO: launch bias_add_kernel, one thread per element of y
+    // (n = B * channels * inner of them).
     (void)d_y;
     (void)d_b;
-    (void)n;
+    (void)B;
+    (void)channels;
+    (void)inner;
 }
 
 void maxpool_forward(float *d_y, int *d_argmax, const float *d_x, int planes, int h, int w)
 {
-    size_t n_out = (size_t)planes * (h / 2) * (w / 2);
-    // TODO: launch maxpool_forward_kernel, one thread per output (n_out).
+    // TODO: launch maxpool_forward_kernel, one thread per output
+    // (n_out = planes * (h / 2) * (w / 2) of them).
     (void)d_y;
     (void)d_argmax;
     (void)d_x;
-    (void)n_out;
+    (void)planes;
+    (void)h;
+    (void)w;
 }
 
 void maxpool_backward(float *d_dx, const float *d_dy, const int *d_argmax, int planes, int h, int w)
 {
-    size_t n_out = (size_t)planes * (h / 2) * (w / 2);
-    // TODO: launch maxpool_backward_kernel, one thread per output (n_out).
+    // TODO: launch maxpool_backward_kernel, one thread per output
+    // (n_out = planes * (h / 2) * (w / 2) of them).
     (void)d_dx;
     (void)d_dy;
     (void)d_argmax;
-    (void)n_out;
+    (void)planes;
+    (void)h;
+    (void)w;
 }
 
 void softmax_xent(float *d_dlogits, float *d_losses, const float *d_logits, const int *d_y, int B,

@@ -15,9 +15,9 @@
 
 void model_to_device(l5_dev_model *d, const float *h_params, size_t n)
 {
-    size_t bytes = sizeof(float) * n;
     d->n = n;
     // >>> SOLUTION
+    size_t bytes = sizeof(float) * n;
     LAB_CHECK(cudaMalloc(&d->params, bytes));
     LAB_CHECK(cudaMalloc(&d->grads, bytes));
     LAB_CHECK(cudaMalloc(&d->m, bytes));
@@ -28,12 +28,11 @@ void model_to_device(l5_dev_model *d, const float *h_params, size_t n)
     LAB_CHECK(cudaMemset(d->v, 0, bytes));
     return;
     // === STUB
-    // TODO: allocate d->params, d->grads, d->m and d->v (cudaMalloc, `bytes`
-    // each), copy h_params into d->params (cudaMemcpy, host to device), and
-    // set d->grads, d->m and d->v to zero (cudaMemset). Wrap each call in
-    // LAB_CHECK(...).
+    // TODO: allocate d->params, d->grads, d->m and d->v (cudaMalloc,
+    // sizeof(float) * n bytes each), copy h_params into d->params
+    // (cudaMemcpy, host to device), and set d->grads, d->m and d->v to zero
+    // (cudaMemset). Wrap each call in LAB_CHECK(...).
     (void)h_params;
-    (void)bytes;
     d->params = d->grads = d->m = d->v = NULL;
     // <<< END
 }

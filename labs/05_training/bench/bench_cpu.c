@@ -3,16 +3,14 @@
  * images, batch 256, Adam, as the seed's trainCPU does.
  *
  *   bench-lab05-cpu [--images N] [--batch B] [--data DIR] [--write FILE]
- *                   [--profile]
  *
  * Prints `c_trainer images_per_s=... seconds=... peak_rss_mb=...` (one line a
  * script can read). The time is the CPU wall clock (lab_wall_seconds) around
  * the epoch's training steps only (data loading excluded, as for PyTorch in
  * bench_torch.py). Peak memory is the process's peak resident set
- * (getrusage ru_maxrss), data set included; the trainer's own allocation is
- * printed beside it. --write FILE also saves the images as a CIFAR-10 binary
- * batch for bench_torch.py, so both train on the same bytes. --profile times
- * each layer kind.
+ * (getrusage ru_maxrss), the data set included (data_mb says how much of it
+ * the images are). --write FILE also saves the images as a CIFAR-10 binary
+ * batch for bench_torch.py, so both train on the same bytes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "data.h"
@@ -24,21 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-
-static size_t trainer_bytes(const l5_net *net, int B)
-{
-    size_t floats = 4 * net->n_params + (size_t)B * net->max_cols, max_tmp = 0;
-    for (int i = 0; i < net->n_layers; i++) {
-        const l5_layer *l = &net->layer[i];
-        floats += 2 * (size_t)B * l5_layer_out_size(l) +
-                  (l->kind == L5_MAXPOOL ? (size_t)B * l5_layer_out_size(l) : 0);
-        if (i == 0)
-            floats += 2 * (size_t)B * l5_layer_in_size(l);
-        if (l->kind == L5_CONV && (size_t)B * l5_layer_out_size(l) > max_tmp)
-            max_tmp = (size_t)B * l5_layer_out_size(l);
-    }
-    return sizeof(float) * (floats + 2 * max_tmp);
-}
 
 int main(int argc, char **argv)
 {
@@ -91,10 +74,8 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("# %d images of %s, batch %d; loss %.4f -> %.4f\n", set.n, desc, batch, first, last);
-    printf("c_trainer images_per_s=%.1f seconds=%.3f peak_rss_mb=%.1f trainer_mb=%.1f "
-           "data_mb=%.1f\n",
-           set.n / secs, secs, ru.ru_maxrss / 1024.0, trainer_bytes(&net, batch) / 1048576.0,
-           (double)set.n * L5_IMG_PIXELS * sizeof(float) / 1048576.0);
+    printf("c_trainer images_per_s=%.1f seconds=%.3f peak_rss_mb=%.1f data_mb=%.1f\n", set.n / secs,
+           secs, ru.ru_maxrss / 1024.0, (double)set.n * L5_IMG_PIXELS * sizeof(float) / 1048576.0);
     l5_cpu_destroy(&cpu);
     l5_images_free(&set);
     free(y);
