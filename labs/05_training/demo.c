@@ -117,7 +117,8 @@ static int compare_part(const char *what, const l5_tensor *t, const float *got, 
     lab_compare_report rep;
     int ok = lab_allclose_f32(&rep, got + t->offset, want + t->offset, t->count, atol, rtol, 0);
     *max_err = rep.max_abs_err;
-    if (!ok) {
+    static int shown; /* the details of the first difference only: start there */
+    if (!ok && !shown++) {
         char label[96];
         snprintf(label, sizeof(label), "%s of %s", what, t->name);
         lab_compare_print(stdout, &rep, label);
