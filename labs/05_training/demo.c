@@ -529,7 +529,9 @@ int l5_demo(const l5_demo_options *opt)
     printf("   logs: TensorBoard `tensorboard --logdir %s` (runs %s and %s), CSV %s/steps.csv "
            "and %s/steps.csv\n",
            logdir, run_cpu, run_dev, lc.dir, lg.dir);
-    int learned = rg.last_loss < rg.first_loss && rc.last_loss < rc.first_loss;
+    /* With a single step there is no "later" loss to compare. */
+    int learned = (epoch.n + batch - 1) / batch < 2 ||
+                  (rg.last_loss < rg.first_loss && rc.last_loss < rc.first_loss);
 
     if (!opt->no_sweep)
         batch_sweep(&net, params0, &train, y, timed, sweep_max, logdir);
