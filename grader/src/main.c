@@ -186,35 +186,24 @@ static grade_limits limits_for(const options *o, const grade_check *c, const cha
     return l;
 }
 
-/* The last non-empty line of s, for a reason. */
+/* The last non-empty line of s, for a reason; the simulator's check-mode
+ * lines ("========= ERROR SUMMARY: 0 errors") are passed over. */
 static void last_line(char *buf, size_t len, const char *s)
 {
     const char *end = s + strlen(s);
-    while (end > s && (end[-1] == '\n' || end[-1] == ' '))
-        end--;
-    const char *start = end;
-    while (start > s && start[-1] != '\n')
-        start--;
-    snprintf(buf, len, "%.*s", (int)(end - start), start);
-}
-
-static int judge_result_json(const grade_run *run, const grade_case *c, grade_json_object *obj,
-                             char *why, size_t len)
-{
-    char path[4200], text[65536], detail[256];
-    snprintf(path, sizeof(path), "%s/result.json", run->workdir);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
-    if (fd < 0) {
-        snprintf(why, len, "missing result.json");
-        return 0;
+    buf[0] = '\0';
+    while (end > s) {
+        while (end > s && (end[-1] == '\n' || end[-1] == ' '))
+            end--;
+        const char *start = end;
+        while (start > s && start[-1] != '\n')
+            start--;
+        if (start < end && strncmp(start, "=========", 9) != 0) {
+            snprintf(buf, len, "%.*s", (int)(end - start), start);
+            return;
+        }
+        end = start;
     }
-    ssize_t n = read(fd, text, sizeof(text) - 1);
-    close(fd);
-    if (n < 0 || grade_json_parse_object(obj, text, (size_t)n, detail, sizeof(detail)) != 0) {
-        snprintf(why, len, "result.json is not JSON: %s", n < 0 ? strerror(errno) : detail);
-        return 0;
-    }
-    return grade_judge_facts(c, obj, why, len);
 }
 
 /* The simulator's memcheck report in the run's stderr, as one line:
