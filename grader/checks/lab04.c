@@ -328,4 +328,5 @@ const grade_lab grade_lab_lab04 = {
     .title = "Mat-vec: kernels v1-v3, coalescing, cuBLAS and the big matmul",
     .checks = checks,
     .n_checks = GRADE_COUNT(checks),
+    .dir = "04_matvec",
 };

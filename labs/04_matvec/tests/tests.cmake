@@ -2,35 +2,40 @@
 set(_lab04_tests "${CMAKE_CURRENT_SOURCE_DIR}/tests")
 
 if("sim" IN_LIST GPULAB_BACKENDS)
-  # The solution's demo: every version validated, the table with the
-  # simulator's sectors per warp load (v1 uncoalesced, v2 and v3 not), the
-  # unsynchronized matmul loop labelled as such, then PASS.
-  set_tests_properties(lab04-sim-solution-demo PROPERTIES PASS_REGULAR_EXPRESSION
-    "v3: [^\n]* ok at every shape.*sectors per warp load.*v1: one thread per row[^\n]*simulator CPU time[^\n]* 16\\.[0-9][0-9] \\(.*v2: one warp per row[^\n]*  [34]\\.[0-9][0-9] \\(.*Simulator figures.*clock read without synchronizing[^\n]*unsynchronized: WRONG.*after cudaDeviceSynchronize.*C \\(cublasSgemm against cblas_sgemm\\): all .*PASS \\(sim backend, solution\\)")
-
   # The untouched starter's demo fails, and says where the TODOs are.
   add_test(NAME lab04-sim-student-demo-hints
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab04-sim-student> -DEXPECT_RC=1
                    "-DEXPECT_REGEX=matvec_kernel1 in matvec.cu still the TODO.*matvec_kernel3 in matvec.cu still the TODO.*matmul_cublas in matmul.c.*FAIL \\(sim backend, student\\)"
                    -P "${_lab04_tests}/expect_run.cmake")
 
-  # The solution's kernels under the simulator's check mode (out-of-bounds
-  # accesses, shared-memory races, divergent barriers, uninitialized reads):
-  # no report, and the validation passes.
-  add_test(NAME lab04-sim-solution-check-all
-           COMMAND ${CMAKE_COMMAND} -E env GPULAB_SIM_CHECK=all
-                   $<TARGET_FILE:lab04-sim-solution> --validate)
-  set_tests_properties(lab04-sim-solution-check-all PROPERTIES
-    PASS_REGULAR_EXPRESSION "ERROR SUMMARY: 0 errors"
-    FAIL_REGULAR_EXPRESSION "FAIL|Invalid|Race|Barrier|Uninitialized")
+  set(_lab04_tests_list lab04-sim-student-demo-hints)
 
-  # The grader: the solution scores full marks, the starter less, with reasons.
-  add_test(NAME lab04-sim-grade
-           COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DMODE=compare
-                   -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/grade-test
-                   -P "${_lab04_tests}/check_grades.cmake")
+  # The rest needs solutions/, which a student's handout does not have.
+  if(TARGET lab04-sim-solution)
+    # The solution's demo: every version validated, the table with the
+    # simulator's sectors per warp load (v1 uncoalesced, v2 and v3 not), the
+    # unsynchronized matmul loop labelled as such, then PASS.
+    set_tests_properties(lab04-sim-solution-demo PROPERTIES PASS_REGULAR_EXPRESSION
+      "v3: [^\n]* ok at every shape.*sectors per warp load.*v1: one thread per row[^\n]*simulator CPU time[^\n]* 16\\.[0-9][0-9] \\(.*v2: one warp per row[^\n]*  [34]\\.[0-9][0-9] \\(.*Simulator figures.*clock read without synchronizing[^\n]*unsynchronized: WRONG.*after cudaDeviceSynchronize.*C \\(cublasSgemm against cblas_sgemm\\): all .*PASS \\(sim backend, solution\\)")
 
-  set(_lab04_tests_list lab04-sim-student-demo-hints lab04-sim-solution-check-all lab04-sim-grade)
+    # The solution's kernels under the simulator's check mode (out-of-bounds
+    # accesses, shared-memory races, divergent barriers, uninitialized reads):
+    # no report, and the validation passes.
+    add_test(NAME lab04-sim-solution-check-all
+             COMMAND ${CMAKE_COMMAND} -E env GPULAB_SIM_CHECK=all
+                     $<TARGET_FILE:lab04-sim-solution> --validate)
+    set_tests_properties(lab04-sim-solution-check-all PROPERTIES
+      PASS_REGULAR_EXPRESSION "ERROR SUMMARY: 0 errors"
+      FAIL_REGULAR_EXPRESSION "FAIL|Invalid|Race|Barrier|Uninitialized")
+
+    # The grader: the solution scores full marks, the starter less, with reasons.
+    add_test(NAME lab04-sim-grade
+             COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DMODE=compare
+                     -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/grade-test
+                     -P "${_lab04_tests}/check_grades.cmake")
+
+    list(APPEND _lab04_tests_list lab04-sim-solution-check-all lab04-sim-grade)
+  endif()
 
   # v1-as-v2: the solution with v2 launching v1's kernel, built as a
   # "solution" in a folder of its own, must fail the coalescing check of v2.
