@@ -644,5 +644,4 @@ const grade_lab grade_lab_lab02 = {
     .checks = checks,
     .n_checks = GRADE_COUNT(checks),
     .dir = "02_copying",
-    .dir = "02_copying",
 };

@@ -210,5 +210,4 @@ const grade_lab grade_lab_lab05 = {
     .checks = checks,
     .n_checks = GRADE_COUNT(checks),
     .dir = "05_training",
-    .dir = "05_training",
 };

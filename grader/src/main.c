@@ -206,6 +206,25 @@ static void last_line(char *buf, size_t len, const char *s)
     }
 }
 
+static int judge_result_json(const grade_run *run, const grade_case *c, grade_json_object *obj,
+                             char *why, size_t len)
+{
+    char path[4200], text[65536], detail[256];
+    snprintf(path, sizeof(path), "%s/result.json", run->workdir);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW);
+    if (fd < 0) {
+        snprintf(why, len, "missing result.json");
+        return 0;
+    }
+    ssize_t n = read(fd, text, sizeof(text) - 1);
+    close(fd);
+    if (n < 0 || grade_json_parse_object(obj, text, (size_t)n, detail, sizeof(detail)) != 0) {
+        snprintf(why, len, "result.json is not JSON: %s", n < 0 ? strerror(errno) : detail);
+        return 0;
+    }
+    return grade_judge_facts(c, obj, why, len);
+}
+
 /* The simulator's memcheck report in the run's stderr, as one line:
  * "Invalid __global__ write of size 4 bytes at k in f.cu:12 by thread (..)". */
 static int memcheck_report(char *buf, size_t len, const char *err)
