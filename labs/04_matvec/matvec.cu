@@ -15,7 +15,8 @@
  * Build and run (from the repository root; the sim backend needs no GPU):
  *   cmake --build build --target lab04
  *   build/bin/lab04-sim-student            # demo: validate, then time every version
- *   GPULAB_SIM_CHECK=all build/bin/lab04-sim-student   # out-of-bounds, races, barriers
+ *   GPULAB_SIM_CHECK=all build/bin/lab04-sim-student --validate
+ *                                          # out-of-bounds, races, barriers, quickly
  *
  * The harness (main.c) owns the CPU reference (cblas_sgemv), the cuBLAS
  * reference (cublasSgemv), the timing and the table. This file holds the
