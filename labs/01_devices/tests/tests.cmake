@@ -1,7 +1,7 @@
 # Lab 01's own tests (label lab01), besides the demo tests of gpulab_add_lab.
 set(_lab01_tests "${CMAKE_CURRENT_SOURCE_DIR}/tests")
 
-if("sim" IN_LIST GPULAB_BACKENDS)
+if("sim" IN_LIST GPULAB_BACKENDS AND TARGET lab01-sim-solution)
   # Four simulated GPUs: the solution's report and fallbacks still match the kit's.
   add_test(NAME lab01-sim-solution-demo-4-devices
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab01-sim-solution> -DEXPECT_RC=0
@@ -27,7 +27,7 @@ if("sim" IN_LIST GPULAB_BACKENDS)
                        PROPERTIES LABELS "lab01;sim" TIMEOUT 120)
 endif()
 
-if("cuda" IN_LIST GPULAB_BACKENDS)
+if("cuda" IN_LIST GPULAB_BACKENDS AND TARGET lab01-cuda-solution)
   # With every device hidden, the cuda program names why there is no GPU and
   # skips (77), on a machine with a GPU and on one without (no driver).
   add_test(NAME lab01-cuda-solution-no-gpu

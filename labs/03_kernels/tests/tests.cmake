@@ -3,7 +3,7 @@
 set(_lab03_scripts "${PROJECT_SOURCE_DIR}/labs/01_devices/tests")
 set(_lab03_sol "${PROJECT_SOURCE_DIR}/solutions/03_kernels/kernels.cu")
 
-if("sim" IN_LIST GPULAB_BACKENDS)
+if("sim" IN_LIST GPULAB_BACKENDS AND TARGET lab03-sim-solution)
   # The solution's demo under the simulator's memcheck: not one report.
   add_test(NAME lab03-sim-solution-memcheck
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab03-sim-solution> -DARGS=--no-timing
