@@ -365,11 +365,24 @@ int grade_wanted(const options *o, const grade_lab *lab)
     return o->lab ? strcmp(o->lab, lab->name) == 0 : !grade_lab_internal(lab);
 }
 
+/* Whether this kit was built with solutions/ (a student's handout has none). */
+#ifndef GPULAB_KIT_HAS_SOLUTIONS
+#define GPULAB_KIT_HAS_SOLUTIONS 0
+#endif
+
+/* Whether the lab's solution program is in o->bin for backend. */
+static int solution_built(const options *o, const char *backend, const grade_lab *lab)
+{
+    char program[4300];
+    snprintf(program, sizeof(program), "%s/%s-%s-solution", o->bin, lab->name, backend);
+    return access(program, X_OK) == 0;
+}
+
 /* Grades the programs in o->bin into report; a lab whose program is missing
  * gets the build log's reason when build_log is given. */
 static void grade_programs(const options *o, grade_report *report, const char *build_log)
 {
-    int n_labs, total = 0, done = 0;
+    int n_labs, total = 0, done = 0, quiet_about_solutions = 0;
     const grade_lab *labs_ = grade_labs(&n_labs);
     for (int i = 0; i < n_labs; i++)
         if (grade_wanted(o, &labs_[i]))
@@ -385,6 +398,15 @@ static void grade_programs(const options *o, grade_report *report, const char *b
         for (int v = 0; v < 2; v++) {
             if ((v == 0 && !o->solution) || (v == 1 && !o->student))
                 continue;
+            if (v == 0 && o->student && !GPULAB_KIT_HAS_SOLUTIONS &&
+                !solution_built(o, report->backend, &labs_[i])) {
+                /* A student's kit has no solutions/: compare with nothing, say so once. */
+                if (!quiet_about_solutions++)
+                    fprintf(stderr, "gpulab-grade: no reference solutions in this build (a "
+                                    "student's kit has no solutions/): grading labs/ only\n");
+                done += labs_[i].n_checks;
+                continue;
+            }
             char built_why[400] = "";
             if (build_log)
                 grade_build_failure(build_log, labs_[i].name, labs_[i].dir, built_why,
