@@ -4,31 +4,44 @@
  * (device_train.cu) takes the same steps in the same order, so the two can
  * be compared tensor for tensor.
  *
- * A convolution over a batch of B samples is one GEMM:
- *   im2col: cols (C*k*k, B*P), P = oh*ow; column b*P + p holds the input
- *           patch under output pixel p of sample b (zeros where the patch
- *           hangs over the padding);
- *   GEMM:   tmp (OC, B*P) = W (OC, C*k*k) . cols;
- *   layout: out[b][oc][p] = tmp[oc][b*P + p], then the bias is added.
- * Backward, with dtmp the output gradient in tmp's layout:
- *   dW = dtmp . cols^T,  db = row sums of dtmp,  dcols = W^T . dtmp,
+ * The network is run in two parts:
+ *   - the per-sample part, its leading conv, ReLU, max-pool and flatten
+ *     layers: each sample goes through them on its own, so the batch is
+ *     shared among threads, and a sample's data stays in the core's cache
+ *     from one layer to the next;
+ *   - the per-batch part, the linear layers and their ReLUs: one GEMM over
+ *     the batch per layer.
+ *
+ * A convolution of one sample (NCHW, P = oh*ow output pixels, K = C*k*k):
+ *   im2col: cols (K, P); column p holds the input patch under output pixel
+ *           p (zeros where the patch hangs over the padding);
+ *   GEMM:   y (OC, P) = W (OC, K) . cols + bias, straight into the sample's
+ *           NCHW output, which holds the bias before the GEMM (beta = 1).
+ * Backward, with dy (OC, P) the sample's output gradient:
+ *   dW += dy . cols^T,  db += row sums of dy,  dcols = W^T . dy,
  *   col2im: each input pixel gathers the dcols entries it was copied to.
- * The CPU walks the batch's columns in chunks of a few samples (conv_chunk),
- * so that each chunk's part of cols stays in cache: every output column
- * depends on its own column of cols alone, so the chunks' GEMMs compute the
- * same products as one GEMM over B*P columns; dW and db add the chunks' sums.
- * The device trainer makes one im2col and one GEMM over the whole batch.
+ * Every output column depends on its own column of cols alone, so these
+ * GEMMs compute the same products as the device's one im2col and one GEMM
+ * over the whole batch. cols is recomputed in the backward pass: one
+ * sample's stays in cache, where the whole batch's would take megabytes.
+ *
+ * Same bits for any number of threads: the batch is cut into L5_CPU_SLICES
+ * fixed slices of consecutive samples; a slice sums its samples' weight
+ * gradients in sample order into its own buffer, and the slices are added
+ * in slice order. Which thread works on which slice changes nothing.
+ * OpenBLAS runs single-threaded inside the trainer (these threads are the
+ * parallelism; OpenBLAS's own threads lose on such small matrices).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "net.h"
 
 #include <cblas.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Floats of one chunk's im2col block (1 MiB). */
-#define L5_CPU_CHUNK_FLOATS (1 << 18)
+#include <unistd.h>
 
 void l5_gemm_cpu(int ta, int tb, int M, int N, int K, float alpha, const float *A, const float *B,
                  float beta, float *C)
@@ -37,154 +50,338 @@ void l5_gemm_cpu(int ta, int tb, int M, int N, int K, float alpha, const float *
                 K, alpha, A, ta ? M : K, B, tb ? K : N, beta, C, N);
 }
 
-/* ---- layers ---------------------------------------------------------------- */
+/* ---- layers of one sample -------------------------------------------------- */
 
-/* The output columns [*ox0, *ox1) whose input column ox + kj - pad is inside
- * the image; the rest read the zero padding. Stride 1, so the inside is one
- * contiguous run of the input row. */
-static void inside(const l5_layer *l, int kj, int *ox0, int *ox1)
+/*
+ * im2col at the padded width. With xp the sample's input zero-padded to
+ * (C, hp, wp), hp = h + 2 pad, wp = w + 2 pad, output pixel (oy, ox) reads
+ * xp[c][oy + ki][ox + kj]. Computing every output row at the full width wp
+ * (the columns from ow on are thrown away) makes row (c, ki, kj) of cols one
+ * contiguous run of xp:
+ *   cols[(c, ki, kj)][oy wp + ox] = xp[(c hp + ki) wp + kj + oy wp + ox]
+ * that is one copy of oh*wp floats per row instead of oh copies of ow
+ * floats. On these small images the many short copies cost more than the
+ * GEMMs' extra (wp - ow) / ow columns.
+ */
+static int wide(const l5_layer *l) /* wp */
 {
-    *ox0 = l->pad - kj > 0 ? l->pad - kj : 0;
-    *ox1 = l->w + l->pad - kj < l->ow ? l->w + l->pad - kj : l->ow;
-    if (*ox1 < *ox0)
-        *ox1 = *ox0;
+    return l->w + 2 * l->pad;
 }
 
-/* cols (C*k*k, B*P) from x (B, C, H, W); see the file comment. */
-static void im2col(float *cols, const float *x, const l5_layer *l, int B)
+/* xp's floats: the padded planes and k - 1 more, which the last row of
+ * cols (kj = k - 1) reads past the last plane. */
+static size_t padded_size(const l5_layer *l)
 {
-    const int P = l->oh * l->ow;
-    const size_t BP = (size_t)B * P;
+    return (size_t)l->c * (l->h + 2 * l->pad) * wide(l) + l->k - 1;
+}
+
+static size_t wide_cols_size(const l5_layer *l)
+{
+    return (size_t)l->c * l->k * l->k * l->oh * wide(l);
+}
+
+/* A conv layer's scratch for one sample: xp, cols and the output (OC, oh*wp). */
+static size_t conv_scratch_size(const l5_layer *l)
+{
+    return padded_size(l) + wide_cols_size(l) + (size_t)l->oc * l->oh * wide(l);
+}
+
+/* xp from one sample's x (C, H, W). */
+static void pad_input(float *restrict xp, const float *restrict x, const l5_layer *l)
+{
+    const int hp = l->h + 2 * l->pad, wp = wide(l);
+    memset(xp, 0, sizeof(float) * padded_size(l));
+    for (int c = 0; c < l->c; c++)
+        for (int iy = 0; iy < l->h; iy++)
+            memcpy(xp + ((size_t)c * hp + iy + l->pad) * wp + l->pad,
+                   x + ((size_t)c * l->h + iy) * l->w, sizeof(float) * (size_t)l->w);
+}
+
+/* x (C, H, W) from the inside of xp's padding. */
+static void unpad(float *restrict x, const float *restrict xp, const l5_layer *l)
+{
+    const int hp = l->h + 2 * l->pad, wp = wide(l);
+    for (int c = 0; c < l->c; c++)
+        for (int iy = 0; iy < l->h; iy++)
+            memcpy(x + ((size_t)c * l->h + iy) * l->w,
+                   xp + ((size_t)c * hp + iy + l->pad) * wp + l->pad, sizeof(float) * (size_t)l->w);
+}
+
+static void im2col(float *restrict cols, const float *restrict xp, const l5_layer *l)
+{
+    const int hp = l->h + 2 * l->pad, wp = wide(l);
+    const size_t n = (size_t)l->oh * wp;
     for (int c = 0; c < l->c; c++)
         for (int ki = 0; ki < l->k; ki++)
             for (int kj = 0; kj < l->k; kj++) {
-                float *row = cols + ((size_t)(c * l->k + ki) * l->k + kj) * BP;
-                int ox0, ox1;
-                inside(l, kj, &ox0, &ox1);
-                for (int b = 0; b < B; b++) {
-                    const float *plane = x + ((size_t)b * l->c + c) * l->h * l->w;
-                    for (int oy = 0; oy < l->oh; oy++) {
-                        int iy = oy + ki - l->pad;
-                        float *dst = row + (size_t)b * P + (size_t)oy * l->ow;
-                        if (iy < 0 || iy >= l->h) {
-                            memset(dst, 0, sizeof(float) * (size_t)l->ow);
-                            continue;
-                        }
-                        const float *src = plane + (size_t)iy * l->w + kj - l->pad;
-                        for (int ox = 0; ox < ox0; ox++)
-                            dst[ox] = 0.0f;
-                        memcpy(dst + ox0, src + ox0, sizeof(float) * (size_t)(ox1 - ox0));
-                        for (int ox = ox1; ox < l->ow; ox++)
-                            dst[ox] = 0.0f;
-                    }
-                }
+                size_t r = (size_t)(c * l->k + ki) * l->k + kj;
+                memcpy(cols + r * n, xp + ((size_t)c * hp + ki) * wp + kj, sizeof(float) * n);
             }
 }
 
-/* dx (B, C, H, W) from dcols: the sum over every place a pixel was copied to. */
-static void col2im(float *dx, const float *dcols, const l5_layer *l, int B)
+/* dxp (as xp) from dcols: each padded pixel gathers the entries it was copied
+ * to. The thrown-away columns of dcols must be zeros (they land on other
+ * pixels). */
+static void col2im(float *restrict dxp, const float *restrict dcols, const l5_layer *l)
 {
-    const int P = l->oh * l->ow;
-    const size_t BP = (size_t)B * P;
-    memset(dx, 0, sizeof(float) * (size_t)B * l5_layer_in_size(l));
+    const int hp = l->h + 2 * l->pad, wp = wide(l);
+    const size_t n = (size_t)l->oh * wp;
+    memset(dxp, 0, sizeof(float) * padded_size(l));
     for (int c = 0; c < l->c; c++)
         for (int ki = 0; ki < l->k; ki++)
             for (int kj = 0; kj < l->k; kj++) {
-                const float *row = dcols + ((size_t)(c * l->k + ki) * l->k + kj) * BP;
-                int ox0, ox1;
-                inside(l, kj, &ox0, &ox1);
-                for (int b = 0; b < B; b++) {
-                    float *plane = dx + ((size_t)b * l->c + c) * l->h * l->w;
-                    for (int oy = 0; oy < l->oh; oy++) {
-                        int iy = oy + ki - l->pad;
-                        if (iy < 0 || iy >= l->h)
-                            continue;
-                        const float *restrict src = row + (size_t)b * P + (size_t)oy * l->ow;
-                        float *restrict dst = plane + (size_t)iy * l->w + kj - l->pad;
-                        for (int ox = ox0; ox < ox1; ox++)
-                            dst[ox] += src[ox];
-                    }
-                }
+                const float *src = dcols + ((size_t)(c * l->k + ki) * l->k + kj) * n;
+                float *dst = dxp + ((size_t)c * hp + ki) * wp + kj;
+                for (size_t i = 0; i < n; i++)
+                    dst[i] += src[i];
             }
 }
 
-/* y[(i / inner) % channels] += b: a conv's (B, OC, P) with inner = P, a
- * linear layer's (B, OUT) with inner = 1. */
-static void bias_add(float *y, const float *bias, int B, int channels, int inner)
+/*
+ * C (M, N) = op(A) . op(B) + beta C as l5_gemm_cpu, in bands of at most
+ * `band` columns of C. OpenBLAS (x86-64, SkylakeX kernels) multiplies small
+ * matrices with kernels that skip packing the operands, up to M*N*K = 1e6
+ * and, for C = A . B^T, up to M*N = 1200: a conv's skinny products run
+ * faster as a few such bands than as one packed product.
+ */
+#define L5_SMALL_MNK 1000000
+#define L5_SMALL_ABT_MN 1200
+
+static void gemm_bands(int ta, int tb, int M, int N, int K, const float *A, const float *B,
+                       float beta, float *C, int band)
 {
-    for (int b = 0; b < B; b++)
-        for (int c = 0; c < channels; c++) {
-            float *p = y + ((size_t)b * channels + c) * inner;
-            for (int i = 0; i < inner; i++)
-                p[i] += bias[c];
-        }
+    for (int j0 = 0; j0 < N; j0 += band) {
+        int n = N - j0 < band ? N - j0 : band;
+        cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+                    M, n, K, 1.0f, A, ta ? M : K, tb ? B + (size_t)j0 * K : B + j0, tb ? K : N,
+                    beta, C + j0, N);
+    }
 }
 
-/* Samples per chunk of a conv layer: its im2col block stays near 1 MiB, so
- * that im2col, the GEMM and the copies after it work in cache. */
-static int conv_chunk(const l5_layer *l, int B)
+static int band_of(int n_per_column)
 {
-    size_t per_sample = (size_t)l->c * l->k * l->k * l->oh * l->ow;
-    size_t s = (L5_CPU_CHUNK_FLOATS) / per_sample;
-    if (s < 1)
-        s = 1;
-    return s < (size_t)B ? (int)s : B;
+    return n_per_column < L5_SMALL_MNK ? L5_SMALL_MNK / n_per_column : 1;
 }
 
-static void conv_forward(l5_cpu *c, const l5_layer *l, const float *x, float *y, int B)
+static void conv_forward(const l5_cpu *c, const l5_layer *l, const float *x, float *y,
+                         float *scratch)
 {
     const float *W = c->params + c->net->tensor[l->weight].offset;
     const float *bias = c->params + c->net->tensor[l->bias].offset;
-    const int P = l->oh * l->ow, CKK = l->c * l->k * l->k, S = conv_chunk(l, B);
-    const size_t in = l5_layer_in_size(l);
-    for (int b0 = 0; b0 < B; b0 += S) {
-        int n = B - b0 < S ? B - b0 : S;
-        im2col(c->cols, x + (size_t)b0 * in, l, n);
-        l5_gemm_cpu(0, 0, l->oc, n * P, CKK, 1.0f, W, c->cols, 0.0f, c->tmp);
-        /* (OC, n*P) -> (n, OC, P), plus the bias */
-        for (int b = 0; b < n; b++)
-            for (int o = 0; o < l->oc; o++) {
-                const float *src = c->tmp + ((size_t)o * n + b) * P;
-                float *dst = y + ((size_t)(b0 + b) * l->oc + o) * P;
-                for (int p = 0; p < P; p++)
-                    dst[p] = src[p] + bias[o];
-            }
-    }
+    const int wp = wide(l);
+    float *xp = scratch, *cols = xp + padded_size(l), *yw = cols + wide_cols_size(l);
+    pad_input(xp, x, l);
+    im2col(cols, xp, l);
+    const int K = l->c * l->k * l->k;
+    gemm_bands(0, 0, l->oc, l->oh * wp, K, W, cols, 0.0f, yw, band_of(l->oc * K));
+    for (int o = 0; o < l->oc; o++) /* y = the first ow columns of yw's rows, + bias */
+        for (int oy = 0; oy < l->oh; oy++)
+            for (int ox = 0; ox < l->ow; ox++)
+                y[((size_t)o * l->oh + oy) * l->ow + ox] =
+                    yw[((size_t)o * l->oh + oy) * wp + ox] + bias[o];
 }
 
-static void conv_backward(l5_cpu *c, const l5_layer *l, const float *x, const float *dy, float *dx,
-                          int B)
+/* Adds the sample's dW and db to grads (a slice's buffer); dx may be NULL. */
+static void conv_backward(const l5_cpu *c, const l5_layer *l, const float *x, const float *dy,
+                          float *dx, float *grads, float *scratch)
 {
     const l5_tensor *tw = &c->net->tensor[l->weight], *tb = &c->net->tensor[l->bias];
     const float *W = c->params + tw->offset;
-    const int P = l->oh * l->ow, CKK = l->c * l->k * l->k, S = conv_chunk(l, B);
-    const size_t in = l5_layer_in_size(l);
-    for (int b0 = 0; b0 < B; b0 += S) {
-        int n = B - b0 < S ? B - b0 : S;
-        float beta = b0 == 0 ? 0.0f : 1.0f; /* the first chunk overwrites, the rest add */
-        for (int b = 0; b < n; b++)
-            for (int o = 0; o < l->oc; o++)
-                memcpy(c->dtmp + ((size_t)o * n + b) * P, dy + ((size_t)(b0 + b) * l->oc + o) * P,
-                       sizeof(float) * (size_t)P);
-        im2col(c->cols, x + (size_t)b0 * in, l, n); /* recomputed: less memory than keeping it */
-        l5_gemm_cpu(0, 1, l->oc, CKK, n * P, 1.0f, c->dtmp, c->cols, beta, c->grads + tw->offset);
-        cblas_sgemv(CblasRowMajor, CblasNoTrans, l->oc, n * P, 1.0f, c->dtmp, n * P, c->ones, 1,
-                    beta, c->grads + tb->offset, 1);
-        if (!dx)
-            continue;
-        /* cols is free again: dcols goes there. */
-        l5_gemm_cpu(1, 0, CKK, n * P, l->oc, 1.0f, W, c->dtmp, 0.0f, c->cols);
-        col2im(dx + (size_t)b0 * in, c->cols, l, n);
+    const int wp = wide(l), K = l->c * l->k * l->k;
+    float *xp = scratch, *cols = xp + padded_size(l), *dyw = cols + wide_cols_size(l);
+    pad_input(xp, x, l);
+    im2col(cols, xp, l);
+    for (int o = 0; o < l->oc; o++) { /* dyw: dy at the padded width, zeros after ow */
+        float sum = 0.0f;
+        for (int oy = 0; oy < l->oh; oy++)
+            for (int ox = 0; ox < wp; ox++) {
+                float g = ox < l->ow ? dy[((size_t)o * l->oh + oy) * l->ow + ox] : 0.0f;
+                dyw[((size_t)o * l->oh + oy) * wp + ox] = g;
+                sum += g;
+            }
+        grads[tb->offset + (size_t)o] += sum;
+    }
+    gemm_bands(0, 1, l->oc, K, l->oh * wp, dyw, cols, 1.0f, grads + tw->offset,
+               L5_SMALL_ABT_MN / l->oc);
+    if (dx) { /* cols and xp are free again: dcols and dxp go there */
+        gemm_bands(1, 0, K, l->oh * wp, l->oc, W, dyw, 0.0f, cols, band_of(K * l->oc));
+        col2im(xp, cols, l);
+        unpad(dx, xp, l);
     }
 }
+
+/* 2x2, stride 2; argmax[o] is the index in x of output o's maximum. */
+static void maxpool_forward(int *argmax, float *y, const float *x, const l5_layer *l)
+{
+    for (int c = 0; c < l->c; c++)
+        for (int oy = 0; oy < l->oh; oy++)
+            for (int ox = 0; ox < l->ow; ox++) {
+                int base = (c * l->h + 2 * oy) * l->w + 2 * ox, best = base;
+                const int window[3] = { base + 1, base + l->w, base + l->w + 1 };
+                for (int i = 0; i < 3; i++)
+                    if (x[window[i]] > x[best]) /* the first maximum wins, as in PyTorch */
+                        best = window[i];
+                int o = (c * l->oh + oy) * l->ow + ox;
+                y[o] = x[best];
+                argmax[o] = best;
+            }
+}
+
+static void maxpool_backward(float *dx, const float *dy, const int *argmax, const l5_layer *l)
+{
+    size_t n_out = l5_layer_out_size(l);
+    memset(dx, 0, sizeof(float) * l5_layer_in_size(l));
+    for (size_t o = 0; o < n_out; o++)
+        dx[argmax[o]] = dy[o]; /* windows do not overlap: one output per input */
+}
+
+static void relu_forward(float *restrict y, const float *restrict x, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        y[j] = x[j] > 0.0f ? x[j] : 0.0f;
+}
+
+/* dx = dy where the output y is positive; dx may be dy. */
+static void relu_backward(float *dx, const float *dy, const float *y, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        dx[j] = y[j] > 0.0f ? dy[j] : 0.0f;
+}
+
+/* The per-sample layers' forward pass for sample b. */
+static void sample_forward(const l5_cpu *c, int b, float *scratch)
+{
+    for (int i = 0; i < c->n_sample; i++) {
+        const l5_layer *l = &c->net->layer[i];
+        size_t in = l5_layer_in_size(l), out = l5_layer_out_size(l);
+        const float *x = c->act[i] + b * in;
+        float *y = c->act[i + 1] + b * out;
+        switch (l->kind) {
+        case L5_CONV:
+            conv_forward(c, l, x, y, scratch + 2 * c->sample_floats);
+            break;
+        case L5_RELU:
+            relu_forward(y, x, out);
+            break;
+        case L5_MAXPOOL:
+            maxpool_forward(c->argmax[i] + b * out, y, x, l);
+            break;
+        case L5_FLATTEN:
+            memcpy(y, x, sizeof(float) * out);
+            break;
+        case L5_LINEAR: /* not in the per-sample part */
+            break;
+        }
+    }
+}
+
+/* The per-sample layers' backward pass for sample b, from its row of
+ * dact[n_sample]; weight gradients are added to grads (a slice's buffer).
+ * The layer gradients go back and forth between two scratch buffers. */
+static void sample_backward(const l5_cpu *c, int b, float *grads, float *scratch)
+{
+    const l5_net *net = c->net;
+    float *buf[2] = { scratch, scratch + c->sample_floats }, *conv = buf[1] + c->sample_floats;
+    float *dy = c->dact[c->n_sample] + b * l5_layer_out_size(&net->layer[c->n_sample - 1]);
+    for (int i = c->n_sample - 1; i >= 0; i--) {
+        const l5_layer *l = &net->layer[i];
+        size_t in = l5_layer_in_size(l), out = l5_layer_out_size(l);
+        float *dx = i == 0 ? NULL : dy == buf[0] ? buf[1] : buf[0];
+        switch (l->kind) {
+        case L5_CONV:
+            conv_backward(c, l, c->act[i] + b * in, dy, dx, grads, conv);
+            break;
+        case L5_RELU:
+            if (dx)
+                relu_backward(dx, dy, c->act[i + 1] + b * out, out);
+            break;
+        case L5_MAXPOOL:
+            if (dx)
+                maxpool_backward(dx, dy, c->argmax[i] + b * out, l);
+            break;
+        case L5_FLATTEN:
+        case L5_LINEAR:
+            dx = dy; /* the same numbers */
+            break;
+        }
+        dy = dx;
+    }
+}
+
+/* ---- threads ---------------------------------------------------------------- */
+
+typedef struct l5_job {
+    l5_cpu *c;
+    int B, t, backward;
+} l5_job;
+
+static void *run_job(void *arg)
+{
+    const l5_job *j = arg;
+    l5_cpu *c = j->c;
+    float *scratch = c->scratch + (size_t)j->t * c->scratch_floats;
+    if (!j->backward) { /* samples [B t / T, B (t+1) / T) */
+        for (int b = j->B * j->t / c->threads; b < j->B * (j->t + 1) / c->threads; b++)
+            sample_forward(c, b, scratch);
+        return NULL;
+    }
+    /* slices [S t / T, S (t+1) / T); slice s: samples [B s / S, B (s+1) / S) */
+    for (int s = L5_CPU_SLICES * j->t / c->threads; s < L5_CPU_SLICES * (j->t + 1) / c->threads;
+         s++) {
+        float *grads = c->slice_grads + (size_t)s * c->n_sample_params;
+        memset(grads, 0, sizeof(float) * c->n_sample_params);
+        for (int b = j->B * s / L5_CPU_SLICES; b < j->B * (s + 1) / L5_CPU_SLICES; b++)
+            sample_backward(c, b, grads, scratch);
+    }
+    return NULL;
+}
+
+/* The per-sample part of the forward or backward pass on c->threads
+ * threads, the calling thread one of them. */
+static void run_parallel(l5_cpu *c, int B, int backward)
+{
+    l5_job job[L5_CPU_SLICES];
+    pthread_t thread[L5_CPU_SLICES];
+    int started[L5_CPU_SLICES] = { 0 };
+    for (int t = 0; t < c->threads; t++) {
+        job[t] = (l5_job){ c, B, t, backward };
+        if (t > 0)
+            started[t] = pthread_create(&thread[t], NULL, run_job, &job[t]) == 0;
+    }
+    run_job(&job[0]);
+    for (int t = 1; t < c->threads; t++) {
+        if (started[t])
+            pthread_join(thread[t], NULL);
+        else
+            run_job(&job[t]); /* no thread: do its share here */
+    }
+}
+
+/* OpenBLAS single-threaded while the trainer works; returns the count to restore. */
+static int blas_serial(void)
+{
+    int n = openblas_get_num_threads();
+    if (n != 1)
+        openblas_set_num_threads(1);
+    return n;
+}
+
+static void blas_restore(int n)
+{
+    if (n != 1)
+        openblas_set_num_threads(n);
+}
+
+/* ---- layers of the batch ---------------------------------------------------- */
 
 static void linear_forward(l5_cpu *c, const l5_layer *l, const float *x, float *y, int B)
 {
     const float *W = c->params + c->net->tensor[l->weight].offset;
     const float *bias = c->params + c->net->tensor[l->bias].offset;
-    /* y (B, OUT) = x (B, IN) . W^T, W is (OUT, IN) */
-    l5_gemm_cpu(0, 1, B, l->oc, l->c, 1.0f, x, W, 0.0f, y);
-    bias_add(y, bias, B, l->oc, 1);
+    /* y (B, OUT) = bias + x (B, IN) . W^T, W is (OUT, IN) */
+    for (int b = 0; b < B; b++)
+        memcpy(y + (size_t)b * l->oc, bias, sizeof(float) * (size_t)l->oc);
+    l5_gemm_cpu(0, 1, B, l->oc, l->c, 1.0f, x, W, 1.0f, y);
 }
 
 static void linear_backward(l5_cpu *c, const l5_layer *l, const float *x, const float *dy,
@@ -192,41 +389,15 @@ static void linear_backward(l5_cpu *c, const l5_layer *l, const float *x, const 
 {
     const l5_tensor *tw = &c->net->tensor[l->weight], *tb = &c->net->tensor[l->bias];
     const float *W = c->params + tw->offset;
+    float *db = c->grads + tb->offset;
     /* dW (OUT, IN) = dy^T . x;  db = column sums of dy;  dx (B, IN) = dy . W */
     l5_gemm_cpu(1, 0, l->oc, l->c, B, 1.0f, dy, x, 0.0f, c->grads + tw->offset);
-    cblas_sgemv(CblasRowMajor, CblasTrans, B, l->oc, 1.0f, dy, l->oc, c->ones, 1, 0.0f,
-                c->grads + tb->offset, 1);
+    memset(db, 0, sizeof(float) * (size_t)l->oc);
+    for (int b = 0; b < B; b++)
+        for (int o = 0; o < l->oc; o++)
+            db[o] += dy[(size_t)b * l->oc + o];
     if (dx)
         l5_gemm_cpu(0, 0, B, l->c, l->oc, 1.0f, dy, W, 0.0f, dx);
-}
-
-static void maxpool_forward(int *argmax, float *y, const float *x, const l5_layer *l, int B)
-{
-    const int planes = B * l->c;
-    for (int pl = 0; pl < planes; pl++)
-        for (int oy = 0; oy < l->oh; oy++)
-            for (int ox = 0; ox < l->ow; ox++) {
-                size_t base = (size_t)pl * l->h * l->w,
-                       best = base + (size_t)(2 * oy) * l->w + 2 * ox;
-                for (int dy = 0; dy < 2; dy++)
-                    for (int dx = 0; dx < 2; dx++) {
-                        size_t i = base + (size_t)(2 * oy + dy) * l->w + 2 * ox + dx;
-                        if (x[i] > x[best]) /* the first maximum wins, as in PyTorch */
-                            best = i;
-                    }
-                size_t o = ((size_t)pl * l->oh + oy) * l->ow + ox;
-                y[o] = x[best];
-                argmax[o] = (int)best;
-            }
-}
-
-static void maxpool_backward(float *dx, const float *dy, const int *argmax, const l5_layer *l,
-                             int B)
-{
-    size_t n_out = (size_t)B * l5_layer_out_size(l);
-    memset(dx, 0, sizeof(float) * (size_t)B * l5_layer_in_size(l));
-    for (size_t o = 0; o < n_out; o++)
-        dx[argmax[o]] = dy[o]; /* windows do not overlap: one output per input */
 }
 
 /* Per-sample loss log(sum exp(z - max)) - (z[y] - max) and the gradient of
@@ -262,10 +433,8 @@ void l5_cpu_destroy(l5_cpu *c)
         if (i < L5_MAX_LAYERS)
             free(c->argmax[i]);
     }
-    free(c->cols);
-    free(c->tmp);
-    free(c->dtmp);
-    free(c->ones);
+    free(c->slice_grads);
+    free(c->scratch);
     free(c->losses);
     memset(c, 0, sizeof(*c));
 }
@@ -278,50 +447,55 @@ static void *alloc_floats(size_t n, int *failed)
     return p;
 }
 
+/* GPULAB_LAB05_THREADS, or one per online CPU; 1 .. L5_CPU_SLICES. */
+static int thread_count(void)
+{
+    const char *env = getenv("GPULAB_LAB05_THREADS");
+    long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > L5_CPU_SLICES ? L5_CPU_SLICES : (int)n;
+}
+
 int l5_cpu_create(l5_cpu *c, const l5_net *net, int max_batch, const float *params,
                   unsigned long long seed, double lr, char *why, size_t why_len)
 {
     int failed = 0;
-    size_t B = (size_t)max_batch, max_tmp = 0, max_bp = B, max_cols = 0;
+    size_t B = (size_t)max_batch, max_sample = 0, max_conv = 0;
     memset(c, 0, sizeof(*c));
     c->net = net;
     c->max_batch = max_batch;
+    c->threads = thread_count();
+    while (c->n_sample < net->n_layers && net->layer[c->n_sample].kind != L5_LINEAR) {
+        const l5_layer *l = &net->layer[c->n_sample++];
+        if (l->weight >= 0)
+            c->n_sample_params = net->tensor[l->bias].offset + net->tensor[l->bias].count;
+        if (l5_layer_in_size(l) > max_sample)
+            max_sample = l5_layer_in_size(l);
+        if (l->kind == L5_CONV && conv_scratch_size(l) > max_conv)
+            max_conv = conv_scratch_size(l);
+    }
     c->params = alloc_floats(net->n_params, &failed);
     c->grads = alloc_floats(net->n_params, &failed);
     c->m = alloc_floats(net->n_params, &failed);
     c->v = alloc_floats(net->n_params, &failed);
+    c->act[0] = alloc_floats(B * l5_layer_in_size(&net->layer[0]), &failed);
     for (int i = 0; i < net->n_layers; i++) {
         const l5_layer *l = &net->layer[i];
-        if (i == 0) {
-            c->act[0] = alloc_floats(B * l5_layer_in_size(l), &failed);
-            c->dact[0] = alloc_floats(B * l5_layer_in_size(l), &failed);
-        }
         c->act[i + 1] = alloc_floats(B * l5_layer_out_size(l), &failed);
-        c->dact[i + 1] = alloc_floats(B * l5_layer_out_size(l), &failed);
+        if (i + 1 >= c->n_sample)
+            c->dact[i + 1] = alloc_floats(B * l5_layer_out_size(l), &failed);
         if (l->kind == L5_MAXPOOL)
             c->argmax[i] = alloc_floats(B * l5_layer_out_size(l), &failed);
-        if (l->kind == L5_CONV) {
-            size_t S = (size_t)conv_chunk(l, max_batch), bp = S * l->oh * l->ow;
-            if (bp * l->oc > max_tmp)
-                max_tmp = bp * l->oc;
-            if (bp > max_bp)
-                max_bp = bp;
-            if (bp * l->c * l->k * l->k > max_cols)
-                max_cols = bp * l->c * l->k * l->k;
-        }
     }
-    c->cols = alloc_floats(max_cols, &failed);
-    c->tmp = alloc_floats(max_tmp, &failed);
-    c->dtmp = alloc_floats(max_tmp, &failed);
-    c->ones = alloc_floats(max_bp, &failed);
+    c->sample_floats = max_sample;
+    c->scratch_floats = 2 * max_sample + max_conv;
+    c->scratch = alloc_floats((size_t)c->threads * c->scratch_floats, &failed);
+    c->slice_grads = alloc_floats(L5_CPU_SLICES * c->n_sample_params, &failed);
     c->losses = alloc_floats(B, &failed);
     if (failed) {
         snprintf(why, why_len, "out of memory for the CPU trainer (batch %d)", max_batch);
         l5_cpu_destroy(c);
         return -1;
     }
-    for (size_t i = 0; i < max_bp; i++)
-        c->ones[i] = 1.0f;
     if (params)
         memcpy(c->params, params, sizeof(float) * net->n_params);
     else
@@ -334,31 +508,18 @@ int l5_cpu_create(l5_cpu *c, const l5_net *net, int max_batch, const float *para
 static void forward_logits(l5_cpu *c, const float *x, int B)
 {
     const l5_net *net = c->net;
+    int blas_threads = blas_serial();
     memcpy(c->act[0], x, sizeof(float) * (size_t)B * l5_layer_in_size(&net->layer[0]));
-    for (int i = 0; i < net->n_layers; i++) {
+    if (c->n_sample > 0)
+        run_parallel(c, B, 0);
+    for (int i = c->n_sample; i < net->n_layers; i++) {
         const l5_layer *l = &net->layer[i];
-        const float *in = c->act[i];
-        float *out = c->act[i + 1];
-        size_t n = (size_t)B * l5_layer_out_size(l);
-        switch (l->kind) {
-        case L5_CONV:
-            conv_forward(c, l, in, out, B);
-            break;
-        case L5_LINEAR:
-            linear_forward(c, l, in, out, B);
-            break;
-        case L5_RELU:
-            for (size_t j = 0; j < n; j++)
-                out[j] = in[j] > 0.0f ? in[j] : 0.0f;
-            break;
-        case L5_MAXPOOL:
-            maxpool_forward(c->argmax[i], out, in, l, B);
-            break;
-        case L5_FLATTEN:
-            memcpy(out, in, sizeof(float) * n);
-            break;
-        }
+        if (l->kind == L5_LINEAR)
+            linear_forward(c, l, c->act[i], c->act[i + 1], B);
+        else
+            relu_forward(c->act[i + 1], c->act[i], (size_t)B * l5_layer_out_size(l));
     }
+    blas_restore(blas_threads);
 }
 
 float l5_cpu_forward(l5_cpu *c, const float *x, const int *y, int B, int *correct)
@@ -374,33 +535,24 @@ float l5_cpu_forward(l5_cpu *c, const float *x, const int *y, int B, int *correc
 void l5_cpu_backward(l5_cpu *c, int B)
 {
     const l5_net *net = c->net;
-    for (int i = net->n_layers - 1; i >= 0; i--) {
+    int blas_threads = blas_serial();
+    for (int i = net->n_layers - 1; i >= c->n_sample; i--) {
         const l5_layer *l = &net->layer[i];
-        const float *dy = c->dact[i + 1];
-        float *dx = i > 0 ? c->dact[i] : NULL; /* no gradient for the input images */
-        size_t n = (size_t)B * l5_layer_out_size(l);
-        switch (l->kind) {
-        case L5_CONV:
-            conv_backward(c, l, c->act[i], dy, dx, B);
-            break;
-        case L5_LINEAR:
-            linear_backward(c, l, c->act[i], dy, dx, B);
-            break;
-        case L5_RELU:
-            if (dx)
-                for (size_t j = 0; j < n; j++)
-                    dx[j] = c->act[i + 1][j] > 0.0f ? dy[j] : 0.0f;
-            break;
-        case L5_MAXPOOL:
-            if (dx)
-                maxpool_backward(dx, dy, c->argmax[i], l, B);
-            break;
-        case L5_FLATTEN:
-            if (dx)
-                memcpy(dx, dy, sizeof(float) * n);
-            break;
-        }
+        float *dx = i > 0 ? c->dact[i] : NULL; /* no gradient for the input */
+        if (l->kind == L5_LINEAR)
+            linear_backward(c, l, c->act[i], c->dact[i + 1], dx, B);
+        else if (dx)
+            relu_backward(dx, c->dact[i + 1], c->act[i + 1], (size_t)B * l5_layer_out_size(l));
     }
+    if (c->n_sample > 0) {
+        run_parallel(c, B, 1);
+        /* grads = slice 0 + slice 1 + ..., in that order */
+        memcpy(c->grads, c->slice_grads, sizeof(float) * c->n_sample_params);
+        for (int s = 1; s < L5_CPU_SLICES; s++)
+            for (size_t j = 0; j < c->n_sample_params; j++)
+                c->grads[j] += c->slice_grads[s * c->n_sample_params + j];
+    }
+    blas_restore(blas_threads);
 }
 
 void l5_cpu_adam(l5_cpu *c)

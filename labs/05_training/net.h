@@ -19,8 +19,10 @@
  *
  * The CPU trainer (l5_cpu) runs a training step as PyTorch's
  * `loss = CrossEntropyLoss()(model(x), y); loss.backward(); opt.step()` with
- * Adam: convolutions as im2col over the whole batch followed by one GEMM,
- * every GEMM through OpenBLAS (l5_gemm_cpu).
+ * Adam: convolutions as im2col followed by a GEMM, every GEMM through
+ * OpenBLAS (l5_gemm_cpu). The convolution layers run one sample at a time on
+ * several threads (cpu_train.c explains how, and why the result does not
+ * depend on the number of threads).
  */
 #ifndef L5_NET_H
 #define L5_NET_H
@@ -131,16 +133,24 @@ void l5_gemm_cpu(int ta, int tb, int M, int N, int K, float alpha, const float *
 
 /* ---- the CPU trainer ------------------------------------------------------ */
 
+/* The batch's weight gradients of the per-sample layers are summed from this
+ * many fixed slices of samples, in slice order; also the most threads. */
+#define L5_CPU_SLICES 16
+
 typedef struct l5_cpu {
     const l5_net *net;
     int max_batch;
-    float *params, *grads, *m, *v; /* n_params each */
-    float *act[L5_MAX_LAYERS + 1]; /* act[i]: input of layer i, act[n_layers]: logits */
-    float *dact[L5_MAX_LAYERS + 1];
-    int *argmax[L5_MAX_LAYERS]; /* maxpool: flat input index of each output's maximum */
-    float *cols;                /* im2col of the largest conv, (c*k*k, B*oh*ow) */
-    float *tmp, *dtmp;          /* a conv's GEMM output, (oc, B*oh*ow) */
-    float *ones;                /* ones for bias gradients as GEMVs */
+    int threads;  /* worker threads: GPULAB_LAB05_THREADS, or one per online CPU */
+    int n_sample; /* layers [0, n_sample) (conv, ReLU, max-pool, flatten) run per sample */
+    size_t n_sample_params; /* their parameters: the first n_sample_params of the flat vector */
+    float *params, *grads, *m, *v;  /* n_params each */
+    float *act[L5_MAX_LAYERS + 1];  /* act[i]: input of layer i, act[n_layers]: logits */
+    float *dact[L5_MAX_LAYERS + 1]; /* gradients of act, for i >= n_sample only */
+    int *argmax[L5_MAX_LAYERS]; /* maxpool: index of each output's maximum in its sample's input */
+    float *slice_grads;         /* L5_CPU_SLICES x n_sample_params */
+    float *scratch;             /* per thread: two layer gradients, then a conv's work space */
+    size_t sample_floats;       /* one of those gradients: the largest per-sample layer input */
+    size_t scratch_floats;      /* per thread */
     float *losses;              /* per sample */
     l5_adam adam;
 } l5_cpu;

@@ -4,13 +4,14 @@
  *
  *   bench-lab05-cpu [--images N] [--batch B] [--data DIR] [--write FILE]
  *
- * Prints `c_trainer images_per_s=... seconds=... peak_rss_mb=...` (one line a
- * script can read). The time is the CPU wall clock (lab_wall_seconds) around
- * the epoch's training steps only (data loading excluded, as for PyTorch in
- * bench_torch.py). Peak memory is the process's peak resident set
- * (getrusage ru_maxrss), the data set included (data_mb says how much of it
- * the images are). --write FILE also saves the images as a CIFAR-10 binary
- * batch for bench_torch.py, so both train on the same bytes.
+ * Prints `c_trainer images_per_s=... seconds=... threads=... peak_rss_mb=...`
+ * (one line a script can read). The trainer's threads come from
+ * GPULAB_LAB05_THREADS (default: one per online CPU); the losses are printed
+ * in full, as they do not depend on the thread count. The time is the CPU wall clock
+ * (lab_wall_seconds) around the epoch's training steps only (data loading excluded, as for PyTorch
+ * in bench_torch.py). Peak memory is the process's peak resident set (getrusage ru_maxrss), the
+ * data set included (data_mb says how much of it the images are). --write FILE also saves the
+ * images as a CIFAR-10 binary batch for bench_torch.py, so both train on the same bytes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "data.h"
@@ -73,9 +74,10 @@ int main(int argc, char **argv)
     double secs = lab_wall_seconds() - t0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("# %d images of %s, batch %d; loss %.4f -> %.4f\n", set.n, desc, batch, first, last);
-    printf("c_trainer images_per_s=%.1f seconds=%.3f peak_rss_mb=%.1f data_mb=%.1f\n", set.n / secs,
-           secs, ru.ru_maxrss / 1024.0, (double)set.n * L5_IMG_PIXELS * sizeof(float) / 1048576.0);
+    printf("# %d images of %s, batch %d; loss %.9g -> %.9g\n", set.n, desc, batch, first, last);
+    printf("c_trainer images_per_s=%.1f seconds=%.3f threads=%d peak_rss_mb=%.1f data_mb=%.1f\n",
+           set.n / secs, secs, cpu.threads, ru.ru_maxrss / 1024.0,
+           (double)set.n * L5_IMG_PIXELS * sizeof(float) / 1048576.0);
     l5_cpu_destroy(&cpu);
     l5_images_free(&set);
     free(y);

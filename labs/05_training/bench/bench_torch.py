@@ -7,12 +7,13 @@ step).
 
     python3 bench_torch.py FILE [--batch 256] [--threads N]
 
-Prints `torch images_per_s=... seconds=...`: CPU wall clock
+Prints `torch images_per_s=... seconds=... threads=... peak_rss_mb=...`: CPU wall clock
 (time.perf_counter) around the training steps only; building tensors from
 the file is excluded, as data loading is excluded from the C trainer's time.
 """
 
 import argparse
+import resource
 import time
 
 import numpy as np
@@ -68,7 +69,9 @@ def main():
     secs = time.perf_counter() - t0
     print(f"# torch {torch.__version__}, {torch.get_num_threads()} threads, {n} images, "
           f"batch {args.batch}; loss {first:.4f} -> {last:.4f}")
-    print(f"torch images_per_s={n / secs:.1f} seconds={secs:.3f}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    print(f"torch images_per_s={n / secs:.1f} seconds={secs:.3f} threads={torch.get_num_threads()} "
+          f"peak_rss_mb={peak:.1f}")
 
 
 if __name__ == "__main__":

@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # Lab 05's benchmark: the C trainer (C + OpenBLAS) against PyTorch on the CPU,
-# the seed's CNN, batch 256, Adam, on the same CIFAR-shaped images, one after
-# the other in the same run. Not a test: it prints figures.
+# the seed's CNN, batch 256, Adam, on the same CIFAR-shaped images, in the
+# same run. Not a test: it prints figures.
 #
 #   labs/05_training/bench/run_bench.sh BUILD/bin/bench-lab05-cpu
 #   (or: cmake --build BUILD --target bench-lab05)
 #
+# Each round runs, one after the other: the C trainer on 1 thread, PyTorch on
+# 1 thread, the C trainer on every core, PyTorch at its default thread count,
+# and PyTorch on every core (when that is not its default). Interleaving the
+# rounds spreads whatever else the machine is doing over every
+# configuration; the summary gives each one's median over the rounds and the
+# ratio C / PyTorch for the same number of threads on both sides.
+#
 # Environment:
 #   BENCH_IMAGES  images in the "epoch" (default 10000, a fifth of CIFAR-10's
 #                 50000 training images; 50000 for a full epoch)
+#   BENCH_ROUNDS  rounds (default 3)
 #   BENCH_DATA    a CIFAR-10 binary directory (default: the synthetic set)
 #   PYTHON        the Python with torch (default: /usr/bin/python3, where
 #                 Debian's python3-torch installs it)
@@ -21,7 +29,9 @@ set -euo pipefail
 bench=${1:?usage: run_bench.sh BUILD/bin/bench-lab05-cpu}
 here=$(cd "$(dirname "$0")" && pwd)
 images=${BENCH_IMAGES:-10000}
+rounds=${BENCH_ROUNDS:-3}
 python=${PYTHON:-/usr/bin/python3}
+cores=$(nproc)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -32,29 +42,70 @@ if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
         export OPENBLAS_CORETYPE=Haswell
     fi
 fi
-echo "lab 05 benchmark: one epoch of ${images} CIFAR-shaped images, batch 256, Adam; $(nproc) CPU cores"
+echo "lab 05 benchmark: one epoch of ${images} CIFAR-shaped images, batch 256, Adam; ${cores} CPU cores, ${rounds} rounds"
 echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-detected by OpenBLAS}"
 
 data_args=()
 [ -n "${BENCH_DATA:-}" ] && data_args=(--data "$BENCH_DATA")
-c_all=$("$bench" --images "$images" "${data_args[@]}" --write "$tmp/images.bin")
-echo "$c_all"
-c_one=$(OPENBLAS_NUM_THREADS=1 "$bench" --images "$images" "${data_args[@]}")
-echo "$c_one" | sed 's/^c_trainer /c_trainer_1thread /'
+# The images for PyTorch, the same bytes the C trainer trains on.
+"$bench" --images "$images" "${data_args[@]}" --write "$tmp/images.bin" >/dev/null
 
+have_torch=1
 if ! "$python" -c "import torch" 2>/dev/null; then
     echo "PyTorch is not importable by $python: apt-get install python3-torch (Debian), or set PYTHON"
-    exit 0
+    have_torch=0
 fi
-t_out=$("$python" "$here/bench_torch.py" "$tmp/images.bin")
-echo "$t_out"
 
-rate() { sed -n 's/.*images_per_s=\([0-9.]*\).*/\1/p' <<<"$1" | tail -1; }
-c_rate=$(rate "$c_all")
-c1_rate=$(rate "$c_one")
-t_rate=$(rate "$t_out")
-awk -v c="$c_rate" -v c1="$c1_rate" -v t="$t_rate" 'BEGIN {
-    best = c > c1 ? c : c1
-    printf "C trainer %.0f images/s (OpenBLAS threads: default %.0f, one %.0f), PyTorch %.0f images/s: ratio %.2fx (target >= 1.5x)\n", best, c, c1, t, best / t
-}'
-echo "(times: CPU wall clock around the training steps of each; peak memory: peak_rss_mb of the C trainer's process, images included)"
+# run NAME COMMAND...: runs it, prints its output, keeps its result line as NAME.
+run() {
+    local name=$1 out
+    shift
+    out=$("$@")
+    printf '%s\n' "$out" | sed "s/^/  [$name] /"
+    printf '%s\n' "$out" | tail -1 >>"$tmp/$name"
+}
+
+for r in $(seq "$rounds"); do
+    echo "round $r of $rounds"
+    run c_1 env GPULAB_LAB05_THREADS=1 "$bench" --images "$images" "${data_args[@]}"
+    [ "$have_torch" = 1 ] && run torch_1 "$python" "$here/bench_torch.py" "$tmp/images.bin" --threads 1
+    run c_all env GPULAB_LAB05_THREADS="$cores" "$bench" --images "$images" "${data_args[@]}"
+    [ "$have_torch" = 1 ] && run torch_default "$python" "$here/bench_torch.py" "$tmp/images.bin"
+    if [ "$have_torch" = 1 ] && ! grep -q " threads=$cores " "$tmp/torch_default"; then
+        run torch_all "$python" "$here/bench_torch.py" "$tmp/images.bin" --threads "$cores"
+    fi
+done
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+rate() { [ -f "$tmp/$1" ] && sed -n 's/.*images_per_s=\([0-9.]*\).*/\1/p' "$tmp/$1" | median; }
+threads() { [ -f "$tmp/$1" ] && sed -n 's/.* threads=\([0-9]*\).*/\1/p' "$tmp/$1" | tail -1; }
+peak() { [ -f "$tmp/$1" ] && sed -n 's/.*peak_rss_mb=\([0-9.]*\).*/\1/p' "$tmp/$1" | median; }
+
+echo
+echo "medians over ${rounds} rounds (images/s; CPU wall clock around the training steps of each):"
+printf '  %-24s %8s %12s %14s\n' configuration threads images/s "peak RSS MB"
+for name in c_1 c_all torch_1 torch_default torch_all; do
+    [ -f "$tmp/$name" ] || continue
+    printf '  %-24s %8s %12.0f %14.1f\n' "$name" "$(threads "$name")" "$(rate "$name")" "$(peak "$name")"
+done
+echo "  (the C trainer's peak RSS includes its $(sed -n 's/.*data_mb=\([0-9.]*\).*/\1/p' "$tmp/c_1" | tail -1) MB of images as floats; PyTorch's includes the interpreter and libtorch)"
+
+ratio() { # ratio LABEL C_NAME TORCH_NAME
+    local c t
+    c=$(rate "$2")
+    t=$(rate "$3")
+    [ -n "$c" ] && [ -n "$t" ] && awk -v l="$1" -v c="$c" -v t="$t" \
+        'BEGIN { printf "  %-40s C %6.0f / PyTorch %6.0f = %.2fx (target >= 1.5x)\n", l, c, t, c / t }'
+    return 0
+}
+if [ "$have_torch" = 1 ]; then
+    echo "C trainer / PyTorch, same number of threads on both sides:"
+    ratio "1 thread each:" c_1 torch_1
+    if [ -f "$tmp/torch_all" ]; then
+        ratio "${cores} threads each:" c_all torch_all
+    else
+        ratio "${cores} threads each (PyTorch's default):" c_all torch_default
+    fi
+    echo "and each at its default (C: ${cores} threads, PyTorch: $(threads torch_default)):"
+    ratio "defaults:" c_all torch_default
+fi
