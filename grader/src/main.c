@@ -500,10 +500,6 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (o.package)
-        return grade_package_gradescope(&o);
-    if (o.batch)
-        return grade_batch(&o);
     const grade_lab *labs_ = grade_labs(&n_labs);
     int found = 0;
     for (int i = 0; i < n_labs; i++)
@@ -515,6 +511,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "\n");
         return 2;
     }
+    if (o.package)
+        return grade_package_gradescope(&o);
+    if (o.batch)
+        return grade_batch(&o);
     memset(&report, 0, sizeof(report));
     report.seed = o.seed;
     /* auto: the kit's own programs beside gpulab-grade say whether cuda runs here. */

@@ -13,6 +13,7 @@
  * assignment's autograder. */
 #define _XOPEN_SOURCE 700
 #include "grade.h"
+#include "labs.h"
 #include "submit.h"
 
 #include <errno.h>
@@ -48,7 +49,8 @@ static const char setup_sh_fmt[] =
     "cmake -S gpulab-handout -B /autograder/build -DGPULAB_DOCS=OFF -DBUILD_TESTING=OFF%s\n"
     "cmake --build /autograder/build -j \"$(nproc)\"\n";
 
-/* %s: the grading options (seed, backend, lab). */
+/* %s: the lab folder this autograder is for ("" for every lab); %s: the
+ * grading options (seed, backend, lab). */
 static const char run_autograder_fmt[] =
     "#!/usr/bin/env bash\n"
     "# Gradescope runs this for each submission. It finds the student's files\n"
@@ -57,6 +59,8 @@ static const char run_autograder_fmt[] =
     "# against the kit and writes /autograder/results/results.json. Written by\n"
     "# gpulab-grade --package-gradescope.\n"
     "set -uo pipefail\n"
+    "only_lab='%s'   # the lab folder graded here; empty: every lab\n"
+    "grade_options='%s'\n"
     "kit=/autograder/source/gpulab-handout\n"
     "sub=/autograder/submission\n"
     "results=/autograder/results/results.json\n"
@@ -64,21 +68,32 @@ static const char run_autograder_fmt[] =
     "if [ -d \"$sub/labs\" ]; then\n"
     "  sub=\"$sub/labs\"\n"
     "elif ! compgen -G \"$sub/[0-9][0-9]_*/\" >/dev/null; then\n"
-    "  # Loose files: each goes into the lab folder whose starter has that name.\n"
+    "  # Loose files: each goes into the lab folder whose starter has that name;\n"
+    "  # a name that fits two labs needs the lab folders uploaded instead.\n"
     "  staged=$(mktemp -d)\n"
     "  while IFS= read -r -d '' f; do\n"
     "    name=$(basename \"$f\")\n"
+    "    fits=()\n"
     "    for lab in \"$kit\"/labs/[0-9][0-9]_*/; do\n"
-    "      if [ -f \"$lab/$name\" ]; then\n"
-    "        mkdir -p \"$staged/$(basename \"$lab\")\"\n"
-    "        cp \"$f\" \"$staged/$(basename \"$lab\")/$name\"\n"
+    "      lab=$(basename \"$lab\")\n"
+    "      if [ -f \"$kit/labs/$lab/$name\" ] && { [ -z \"$only_lab\" ] || [ \"$lab\" = "
+    "\"$only_lab\" ]; }; then\n"
+    "        fits+=(\"$lab\")\n"
     "      fi\n"
     "    done\n"
+    "    if [ \"${#fits[@]}\" -eq 1 ]; then\n"
+    "      mkdir -p \"$staged/${fits[0]}\"\n"
+    "      cp \"$f\" \"$staged/${fits[0]}/$name\"\n"
+    "    elif [ \"${#fits[@]}\" -gt 1 ]; then\n"
+    "      echo \"run_autograder: $name belongs to more than one lab (${fits[*]}): upload the lab "
+    "folders\" >&2\n"
+    "    fi\n"
     "  done < <(find \"$sub\" -type f -print0)\n"
     "  sub=$staged\n"
     "fi\n"
+    "# shellcheck disable=SC2086  # grade_options is a list of words\n"
     "if ! /autograder/build/bin/gpulab-grade --submission \"$sub\" --source \"$kit\" \\\n"
-    "     --build-dir /autograder/build --quiet --gradescope \"$results\"%s; then\n"
+    "     --build-dir /autograder/build --quiet --gradescope \"$results\" $grade_options; then\n"
     "  cat > \"$results\" <<'JSON'\n"
     "{\"score\": 0, \"output\": \"The autograder could not grade this submission: it did not "
     "configure or build. Check that the files you uploaded are the lab's files, unchanged in "
@@ -94,6 +109,17 @@ static const char readme_txt[] =
     "Students upload their lab files: a labs/ folder, the lab folders (03_kernels/ ...),\n"
     "or just the files they edited. Each test on Gradescope is one check of the grader;\n"
     "there is no GPU on Gradescope, so labs are graded on gpulab's CPU simulator.\n";
+
+/* The folder of the lab named by --lab, or "" for every lab. */
+static const char *lab_dir(const options *o)
+{
+    int n;
+    const grade_lab *labs = grade_labs(&n);
+    for (int i = 0; o->lab && i < n; i++)
+        if (!strcmp(labs[i].name, o->lab) && labs[i].dir)
+            return labs[i].dir;
+    return "";
+}
 
 int grade_package_gradescope(const options *o)
 {
@@ -114,7 +140,7 @@ int grade_package_gradescope(const options *o)
         fprintf(stderr, "gpulab-grade: packing the kit failed (see above)\n");
         return 2;
     }
-    int n = snprintf(opts, sizeof(opts), " --seed %llu --backend %s", o->seed, o->backend);
+    int n = snprintf(opts, sizeof(opts), "--seed %llu --backend %s", o->seed, o->backend);
     if (o->lab)
         n += snprintf(opts + n, sizeof(opts) - (size_t)n, " --lab %s", o->lab);
     if (o->time_limit > 0)
@@ -125,7 +151,7 @@ int grade_package_gradescope(const options *o)
         free(run);
         return 2;
     }
-    snprintf(run, len, run_autograder_fmt, opts);
+    snprintf(run, len, run_autograder_fmt, lab_dir(o), opts);
     snprintf(setup, len, setup_sh_fmt,
              strcmp(o->backend, "cuda") == 0 ? " -DGPULAB_CUDA=ON" : " -DGPULAB_CUDA=OFF");
     int bad = write_file(out, "setup.sh", setup, 0755) ||
