@@ -15,7 +15,9 @@
 #   student   HARNESS and STUDENT files from labs/<folder>/
 #   solution  HARNESS from labs/<folder>/, STUDENT files from solutions/<folder>/
 #
-# A target named <name> builds all of them.
+# A target named <name> builds all of them; <name>-grading the student
+# programs and what the lab adds to it for its checks (the grader's
+# --submission builds that).
 #
 # Target and program names are <name>-<backend>-<variant>, all in build/bin/,
 # so `ls build/bin` tells the four apart: lab03-cuda-student,
@@ -55,8 +57,12 @@ function(gpulab_add_lab name)
     list(APPEND variants solution)
   endif()
 
-  # `cmake --build build --target <name>` (and `make <name>`) builds them all.
+  # `cmake --build build --target <name>` (and `make <name>`) builds them all;
+  # <name>-grading builds what grading a student's copy needs: the student
+  # programs, and whatever the lab adds to it (e.g. a reference tool its
+  # checks run), which the grader's --submission builds.
   add_custom_target(${name})
+  add_custom_target(${name}-grading)
   foreach(backend IN LISTS GPULAB_BACKENDS)
     foreach(variant IN LISTS variants)
       set(target "${name}-${backend}-${variant}")
@@ -100,9 +106,15 @@ function(gpulab_add_lab name)
         GPULAB_LAB_NAME="${name}" GPULAB_VARIANT="${variant}")
       gpulab_target_warnings(${target})
       add_dependencies(${name} ${target})
+      if(variant STREQUAL "student")
+        add_dependencies(${name}-grading ${target})
+      endif()
       if(backend STREQUAL "sim")
         gpulab_sim_check_twin(${target})
         add_dependencies(${name} ${target}.check)
+        if(variant STREQUAL "student")
+          add_dependencies(${name}-grading ${target}.check)
+        endif()
       endif()
 
       if(arg_DEMO_TEST AND (variant STREQUAL "solution" OR arg_STUDENT_DEMO_FAILS))

@@ -119,10 +119,11 @@ int grade_build_submission(const grade_build *b, char *why, size_t len)
     }
     remove_student_programs(b);
     snprintf(jobs, sizeof(jobs), "%d", b->jobs > 0 ? b->jobs : 1);
-    /* cmake --build DIR -j N --target <lab>-<backend>-student[.check]... -- -k */
-    const char *argv[8 + 2 * 16 + 3];
-    char names[2 * 16][96];
-    int n = 0, k = 0;
+    /* cmake --build DIR -j N --target <lab>-grading... -- -k: the student
+     * programs and what each lab's checks need (gpulab_add_lab). */
+    const char *argv[8 + 16 + 3];
+    char names[16][96];
+    int n = 0;
     argv[n++] = "cmake";
     argv[n++] = "--build";
     argv[n++] = b->build_dir;
@@ -130,12 +131,8 @@ int grade_build_submission(const grade_build *b, char *why, size_t len)
     argv[n++] = jobs;
     argv[n++] = "--target";
     for (int i = 0; i < b->n_labs && i < 16; i++) {
-        snprintf(names[k], sizeof(names[k]), "%s-%s-student", b->labs[i], b->backend);
-        argv[n++] = names[k++];
-        if (strcmp(b->backend, "sim") == 0) {
-            snprintf(names[k], sizeof(names[k]), "%s-sim-student.check", b->labs[i]);
-            argv[n++] = names[k++];
-        }
+        snprintf(names[i], sizeof(names[i]), "%s-grading", b->labs[i]);
+        argv[n++] = names[i];
     }
     argv[n++] = "--";
     argv[n++] = "-k";
