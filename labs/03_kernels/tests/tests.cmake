@@ -8,12 +8,12 @@ if("sim" IN_LIST GPULAB_BACKENDS AND TARGET lab03-sim-solution)
   add_test(NAME lab03-sim-solution-memcheck
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab03-sim-solution> -DARGS=--no-timing
                    -DEXPECT_RC=0 "-DEXPECT_REGEX=PASS.*ERROR SUMMARY: 0 errors"
-                   -DENV=GPULAB_SIM_CHECK=memcheck -P "${_lab03_scripts}/expect_run.cmake")
+                   -DENV=GPULAB_SIM_CHECK=memcheck -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
   # The grader: the solution scores full marks, the starter less, with reasons.
   add_test(NAME lab03-sim-grade
            COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=lab03
                    -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/grade-test
-                   -P "${_lab03_scripts}/check_grades.cmake")
+                   -P "${PROJECT_SOURCE_DIR}/cmake/CheckLabGrades.cmake")
   set_tests_properties(lab03-sim-solution-memcheck lab03-sim-grade
                        PROPERTIES LABELS "lab03;sim" TIMEOUT 120)
 endif()
@@ -52,10 +52,10 @@ if("sim" IN_LIST GPULAB_BACKENDS AND EXISTS "${_lab03_sol}")
 
   add_test(NAME lab03-sim-nobounds-fails
            COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=lab03
-                   -DBIN=${CMAKE_CURRENT_BINARY_DIR}/nobounds-bin -DSTUDENT_ONLY=1
+                   -DBIN=${CMAKE_CURRENT_BINARY_DIR}/nobounds-bin -DMODE=labs
                    "-DEXPECT_FAIL_REGEX=^memcheck: Invalid __global__ (read|write) .* at vec_add_kernel"
                    "-DEXPECT_FAIL_CHECKS=N = 5466, 1024 threads;N = 1025, 1024 threads;guard region"
                    -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/nobounds-test
-                   -P "${_lab03_scripts}/check_grades.cmake")
+                   -P "${PROJECT_SOURCE_DIR}/cmake/CheckLabGrades.cmake")
   set_tests_properties(lab03-sim-nobounds-fails PROPERTIES LABELS "lab03;sim" TIMEOUT 120)
 endif()

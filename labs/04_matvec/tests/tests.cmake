@@ -6,7 +6,7 @@ if("sim" IN_LIST GPULAB_BACKENDS)
   add_test(NAME lab04-sim-student-demo-hints
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab04-sim-student> -DEXPECT_RC=1
                    "-DEXPECT_REGEX=matvec_kernel1 in matvec.cu still the TODO.*matvec_kernel3 in matvec.cu still the TODO.*matmul_cublas in matmul.c.*FAIL \\(sim backend, student\\)"
-                   -P "${_lab04_tests}/expect_run.cmake")
+                   -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
 
   set(_lab04_tests_list lab04-sim-student-demo-hints)
 
@@ -30,9 +30,9 @@ if("sim" IN_LIST GPULAB_BACKENDS)
 
     # The grader: the solution scores full marks, the starter less, with reasons.
     add_test(NAME lab04-sim-grade
-             COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DMODE=compare
+             COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=lab04
                      -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/grade-test
-                     -P "${_lab04_tests}/check_grades.cmake")
+                     -P "${PROJECT_SOURCE_DIR}/cmake/CheckLabGrades.cmake")
 
     list(APPEND _lab04_tests_list lab04-sim-solution-check-all lab04-sim-grade)
   endif()
@@ -63,9 +63,12 @@ if("sim" IN_LIST GPULAB_BACKENDS)
     gpulab_sim_check_twin(lab04-sim-v1-as-v2)
     add_dependencies(lab04 lab04-sim-v1-as-v2)
     add_test(NAME lab04-v1-as-v2-not-coalesced
-             COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DMODE=v1-as-v2
+             COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=lab04 -DMODE=solutions
+                     "-DEXPECT_FAIL_REGEX=^v2 is not coalesced: 16\\.[0-9]+ sectors per warp load .* at most 5\\.00 allowed"
+                     "-DEXPECT_FAIL_CHECKS=^v2 coalesced"
+                     "-DEXPECT_PASS_CHECKS=^v3 coalesced;^v2 warp per row"
                      -DBIN=${_dir}/bin -DWORKDIR=${_dir}/grade-test
-                     -P "${_lab04_tests}/check_grades.cmake")
+                     -P "${PROJECT_SOURCE_DIR}/cmake/CheckLabGrades.cmake")
     list(APPEND _lab04_tests_list lab04-v1-as-v2-not-coalesced)
   endif()
   set_tests_properties(${_lab04_tests_list} PROPERTIES LABELS "lab04;sim" TIMEOUT 120)

@@ -1,8 +1,8 @@
 # cmake -DPROGRAM=<path> [-DARGS=<arg;...>] -DEXPECT_RC=<n> -DEXPECT_REGEX=<regex>
-#       [-DENV=NAME=value;...] -P expect_run.cmake
+#       [-DENV=NAME=value;...] -P ExpectRun.cmake
 # Runs PROGRAM with ARGS and the variables of ENV set, and fails unless it
 # exits with EXPECT_RC and its stdout + stderr match EXPECT_REGEX.
-# (Used by the tests of labs 01 and 03.)
+# (Used by the labs' own tests.)
 foreach(kv IN LISTS ENV)
   string(FIND "${kv}" "=" eq)
   string(SUBSTRING "${kv}" 0 ${eq} name)
