@@ -13,30 +13,16 @@ the file is excluded, as data loading is excluded from the C trainer's time.
 """
 
 import argparse
+import os
+import sys
 import resource
 import time
 
 import numpy as np
 import torch
 
-
-class CNN(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        pool = torch.nn.MaxPool2d(2, 2)
-        self.conv = torch.nn.Sequential(
-            torch.nn.Conv2d(3, 6, 5), torch.nn.ReLU(), pool,
-            torch.nn.Conv2d(6, 16, 5, padding=3), torch.nn.ReLU(),
-            torch.nn.Conv2d(16, 16, 5), torch.nn.ReLU(), pool,
-            torch.nn.Conv2d(16, 16, 3), torch.nn.ReLU(), pool,
-            torch.nn.Flatten())
-        self.fc = torch.nn.Sequential(
-            torch.nn.Linear(64, 120), torch.nn.ReLU(),
-            torch.nn.Linear(120, 84), torch.nn.ReLU(),
-            torch.nn.Linear(84, 10))
-
-    def forward(self, x):
-        return self.fc(self.conv(x))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from torch_nets import CNN  # noqa: E402
 
 
 def main():

@@ -34,6 +34,9 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "common", "tests"))
 import rng_reference as R  # noqa: E402
 
+sys.path.insert(0, os.path.join(ROOT, "labs", "05_training"))
+from torch_nets import CNN, MLP  # noqa: E402
+
 # Keep in step with test_cpu.c.
 CNN_SEED, CNN_BATCH, CNN_DATA_SEED = 5, 4, 7
 MLP_SEED = 3
@@ -47,40 +50,6 @@ def uniform_fill(seed, stream, n, lo, hi):
 def below_fill(seed, stream, n, bound):
     rng = R.Pcg32(seed, stream)
     return np.array([rng.below(bound) for _ in range(n)], dtype=np.int64)
-
-
-class CNN(torch.nn.Module):
-    """The seed notebook's network."""
-
-    def __init__(self):
-        super().__init__()
-        pool = torch.nn.MaxPool2d(2, 2)
-        self.conv = torch.nn.Sequential(
-            torch.nn.Conv2d(3, 6, 5), torch.nn.ReLU(), pool,
-            torch.nn.Conv2d(6, 16, 5, padding=3), torch.nn.ReLU(),
-            torch.nn.Conv2d(16, 16, 5), torch.nn.ReLU(), pool,
-            torch.nn.Conv2d(16, 16, 3), torch.nn.ReLU(), pool,
-            torch.nn.Flatten())
-        self.fc = torch.nn.Sequential(
-            torch.nn.Linear(64, 120), torch.nn.ReLU(),
-            torch.nn.Linear(120, 84), torch.nn.ReLU(),
-            torch.nn.Linear(84, 10))
-
-    def forward(self, x):
-        return self.fc(self.conv(x))
-
-
-class MLP(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = torch.nn.Linear(4, 8)
-        self.fc2 = torch.nn.Linear(8, 9)
-        self.out = torch.nn.Linear(9, 3)
-
-    def forward(self, x):
-        x = torch.relu(self.fc1(x))
-        x = torch.relu(self.fc2(x))
-        return self.out(x)
 
 
 def init_like_c(model, seed):
