@@ -67,7 +67,7 @@ size_t l5_demo_flags(lab_flag *f, l5_demo_options *o)
     return n;
 }
 
-static void *xmalloc(size_t bytes)
+void *l5_xmalloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
     if (!p) {
@@ -103,7 +103,7 @@ static const char *device_clock(void)
 
 static int *labels_as_int(const l5_images *set)
 {
-    int *y = xmalloc(sizeof(int) * (size_t)(set->n ? set->n : 1));
+    int *y = l5_xmalloc(sizeof(int) * (size_t)(set->n ? set->n : 1));
     for (int i = 0; i < set->n; i++)
         y[i] = set->label[i];
     return y;
@@ -132,7 +132,7 @@ static int check_one_step(const l5_net *net, const l5_images *set, const int *y)
     char why[256];
     l5_cpu cpu;
     size_t n = net->n_params;
-    float *grads = xmalloc(sizeof(float) * n), *params = xmalloc(sizeof(float) * n);
+    float *grads = l5_xmalloc(sizeof(float) * n), *params = l5_xmalloc(sizeof(float) * n);
     int ok = 1;
     printf("1. One training step, device against CPU (batch %d, same parameters)\n", B);
     if (l5_cpu_create(&cpu, net, B, NULL, INIT_SEED, 1e-3, why, sizeof(why))) {
@@ -196,7 +196,7 @@ static int iris_warmup(void)
         return 0;
     }
     l5_net_mlp(&net);
-    int *y = xmalloc(sizeof(int) * (size_t)t.n);
+    int *y = l5_xmalloc(sizeof(int) * (size_t)t.n);
     for (int i = 0; i < t.n; i++)
         y[i] = t.label[i];
     if (l5_cpu_create(&cpu, &net, t.n, NULL, INIT_SEED, 0.01, why, sizeof(why))) {
@@ -503,7 +503,7 @@ int l5_demo(const l5_demo_options *opt)
         return LAB_EXIT_FAIL;
     }
     l5_gpu *g = l5_gpu_create(&net, batch, cpu.params, 1e-3);
-    float *params0 = xmalloc(sizeof(float) * net.n_params);
+    float *params0 = l5_xmalloc(sizeof(float) * net.n_params);
     memcpy(params0, cpu.params, sizeof(float) * net.n_params);
     char run_cpu[64], run_dev[64];
     snprintf(run_cpu, sizeof(run_cpu), "cpu");
@@ -537,7 +537,7 @@ int l5_demo(const l5_demo_options *opt)
         batch_sweep(&net, params0, &train, y, timed, sweep_max, logdir);
 
     printf("\n5. Save and load: the device model's parameters as .npy per tensor\n");
-    float *trained = xmalloc(sizeof(float) * net.n_params);
+    float *trained = l5_xmalloc(sizeof(float) * net.n_params);
     char pdir[1200];
     double acc_loaded = 0;
     l5_gpu_get(g, trained, NULL);

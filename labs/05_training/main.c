@@ -28,16 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory (%zu bytes)\n", bytes);
-        exit(LAB_EXIT_FAIL);
-    }
-    return p;
-}
-
 /* Reads input name as a float32 array of exactly count elements. */
 static float *input_floats(const lab_args *args, const char *name, size_t count, lab_npy_array *a)
 {
@@ -69,8 +59,8 @@ static int graded_step(const lab_args *args)
         fprintf(stderr, "x.npy must be (B, 3, 32, 32) for the B = %d labels of y.npy\n", B);
         return LAB_EXIT_USAGE;
     }
-    float *grads = xmalloc(sizeof(float) * net.n_params);
-    float *after = xmalloc(sizeof(float) * net.n_params);
+    float *grads = l5_xmalloc(sizeof(float) * net.n_params);
+    float *after = l5_xmalloc(sizeof(float) * net.n_params);
     l5_gpu *g = l5_gpu_create(&net, B, params, 1e-3);
     int correct = 0;
     float loss = l5_gpu_forward_backward(g, xa.data, ya.data, B, &correct);
@@ -124,9 +114,9 @@ static int graded_train(const lab_args *args)
         return LAB_EXIT_FAIL;
     }
     l5_net_cnn(&net);
-    int *labels = xmalloc(sizeof(int) * (size_t)n);
-    float *params = xmalloc(sizeof(float) * net.n_params);
-    float *losses = xmalloc(sizeof(float) * (size_t)steps);
+    int *labels = l5_xmalloc(sizeof(int) * (size_t)n);
+    float *params = l5_xmalloc(sizeof(float) * net.n_params);
+    float *losses = l5_xmalloc(sizeof(float) * (size_t)steps);
     for (int i = 0; i < n; i++)
         labels[i] = set.label[i];
     l5_net_init(&net, params, (unsigned long long)cfg[4]);
