@@ -20,12 +20,8 @@ extern const grade_lab grade_lab_lab04;
 extern const grade_lab grade_lab_lab05;
 
 static const grade_lab *const all_labs[] = {
-    &grade_lab_fixture,
-    &grade_lab_lab01,
-    &grade_lab_lab02,
-    &grade_lab_lab03,
-    &grade_lab_lab04,
-    &grade_lab_lab05,
+    &grade_lab_fixture, &grade_lab_lab01, &grade_lab_lab02,
+    &grade_lab_lab03,   &grade_lab_lab04, &grade_lab_lab05,
 };
 
 int grade_lab_internal(const grade_lab *lab)
