@@ -88,6 +88,25 @@ void grade_report_table(FILE *f, const grade_report *r)
                 x->points, x->max_points, x->seconds, x->passed ? "" : x->reason);
     }
     const char *variants[] = { "solution", "student" };
+    /* Each lab's subtotal, when there is more than one lab. */
+    int labs = 0;
+    for (size_t i = 0; i < r->n; i++)
+        labs += i == 0 || strcmp(r->results[i].lab, r->results[i - 1].lab) != 0;
+    for (size_t i = 0; labs > 1 && i < r->n; i++) {
+        for (int v = 0; v < 2; v++) {
+            double s, m;
+            int first = 1;
+            for (size_t j = 0; j < i && first; j++)
+                first = strcmp(r->results[j].lab, r->results[i].lab) != 0 ||
+                        strcmp(r->results[j].variant, variants[v]) != 0;
+            if (!first || strcmp(r->results[i].variant, variants[v]) != 0)
+                continue;
+            grade_report_lab_total(r, variants[v], r->results[i].lab, &s, &m);
+            if (m > 0)
+                fprintf(f, "%-8s %-9s %-*s %4.0f/%-4.0f (%.0f%%)\n", r->results[i].lab, variants[v],
+                        w, "subtotal", s, m, 100.0 * s / m);
+        }
+    }
     for (int v = 0; v < 2; v++) {
         double s, m;
         grade_report_total(r, variants[v], &s, &m);
