@@ -84,3 +84,37 @@ if(NOT out MATCHES "gpulab-handout/grader/src/main.c")
   message(FATAL_ERROR "the bundle's kit has no grader")
 endif()
 message(STATUS "gradescope bundle: as expected")
+
+# ---- the Gradescope bundle, run: a lab's autograder on a loose file ---------------
+# run_autograder under another root (GPULAB_AUTOGRADER_ROOT) laid out as
+# Gradescope's: source/ (the kit), build/ (gpulab-grade), submission/ (one
+# loose file, the lab 03 solution's kernels.cu), results/.
+set(solution "${SOURCE}/solutions/03_kernels/kernels.cu")
+if(EXISTS "${solution}")
+  set(root "${WORKDIR}/autograder")
+  run("${GRADE}" --package-gradescope "${WORKDIR}/gradescope-lab03" --lab lab03 --backend sim
+      --source "${SOURCE}")
+  file(MAKE_DIRECTORY "${root}/source" "${root}/build/bin" "${root}/submission")
+  file(CREATE_LINK "${SOURCE}" "${root}/source/gpulab-handout" SYMBOLIC)
+  file(COPY "${GRADE}" DESTINATION "${root}/build/bin")
+  file(COPY "${solution}" DESTINATION "${root}/submission")
+  run(${CMAKE_COMMAND} -E env GPULAB_AUTOGRADER_ROOT=${root}
+      bash "${WORKDIR}/gradescope-lab03/run_autograder")
+  file(READ "${root}/results/results.json" results)
+  string(JSON score GET "${results}" score)
+  string(JSON n LENGTH "${results}" tests)
+  set(max 0)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON m GET "${results}" tests ${i} max_score)
+    string(JSON name GET "${results}" tests ${i} name)
+    math(EXPR max "${max} + ${m}")
+    if(NOT name MATCHES "^lab03: ")
+      message(FATAL_ERROR "the lab 03 autograder ran a check of another lab: ${name}")
+    endif()
+  endforeach()
+  if(n EQUAL 0 OR NOT score EQUAL max)
+    message(FATAL_ERROR "the lab 03 autograder gave the solution ${score} of ${max}:\n${results}")
+  endif()
+  message(STATUS "gradescope run_autograder: a loose kernels.cu graded ${score}/${max}")
+endif()
