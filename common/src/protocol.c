@@ -24,7 +24,7 @@ static void usage(FILE *out, const char *program, const char *description)
             "       %s --help\n",
             description ? description : "", program, program, program);
     if (parse_n_flags)
-        fprintf(out, "demo options:\n");
+        fprintf(out, "demo options (a value goes after a space or an '=': --opt V, --opt=V):\n");
     for (size_t i = 0; i < parse_n_flags; i++) {
         const lab_flag *f = &parse_flags[i];
         char left[64];
@@ -51,13 +51,27 @@ static void copy_dir(char *dst, const char *src, const char *program, const char
     strcpy(dst, src);
 }
 
-/* The entry of the flag table named a, or NULL. */
-static const lab_flag *find_flag(const char *a)
+/* The entry of the flag table named name (name_len bytes), or NULL. */
+static const lab_flag *find_flag(const char *name, size_t name_len)
 {
     for (size_t i = 0; i < parse_n_flags; i++)
-        if (strcmp(parse_flags[i].name, a) == 0)
+        if (strlen(parse_flags[i].name) == name_len &&
+            strncmp(parse_flags[i].name, name, name_len) == 0)
             return &parse_flags[i];
     return NULL;
+}
+
+/* The value of option a: what follows its '=' (--data=DIR), else the next
+ * argument (--data DIR), which must not be an option itself. Exits with a
+ * usage error naming a when there is none. */
+static const char *option_value(const char *a, const char *eq, int argc, char **argv, int *i,
+                                const char *what, const char *program, const char *description)
+{
+    if (eq && eq[1])
+        return eq + 1;
+    if (eq || *i + 1 >= argc || strncmp(argv[*i + 1], "--", 2) == 0)
+        usage_error(program, description, what, a);
+    return argv[++*i];
 }
 
 void lab_args_parse_flags(lab_args *out, int argc, char **argv, const char *description,
@@ -71,30 +85,35 @@ void lab_args_parse_flags(lab_args *out, int argc, char **argv, const char *desc
     const char *first_option = NULL;
     unsigned char seen[64] = { 0 };
     for (int i = 1; i < argc; i++) {
+        /* "--name=value" and "--name value" are the same option. */
         const char *a = argv[i];
-        const lab_flag *f = find_flag(a);
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        size_t name_len = eq ? (size_t)(eq - a) : strlen(a);
+        const lab_flag *f = find_flag(a, name_len);
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout, out->program, description);
             exit(LAB_EXIT_PASS);
-        } else if (strcmp(a, "--in") == 0 || strcmp(a, "--out") == 0) {
-            if (i + 1 >= argc)
-                usage_error(out->program, description, "missing directory after", a);
+        } else if ((name_len == 4 && strncmp(a, "--in", 4) == 0) ||
+                   (name_len == 5 && strncmp(a, "--out", 5) == 0)) {
             int is_in = a[2] == 'i';
-            copy_dir(is_in ? out->in_dir : out->out_dir, argv[++i], out->program, description);
+            const char *dir = option_value(a, eq, argc, argv, &i, "missing directory after",
+                                           out->program, description);
+            copy_dir(is_in ? out->in_dir : out->out_dir, dir, out->program, description);
             *(is_in ? &have_in : &have_out) = 1;
         } else if (f) {
             size_t k = (size_t)(f - flags);
             if (k < sizeof(seen) && seen[k]++)
                 usage_error(out->program, description, "option given twice", a);
-            if (f->value_name && i + 1 >= argc)
-                usage_error(out->program, description, "missing value after", a);
+            if (!f->value_name && eq)
+                usage_error(out->program, description, "this option takes no value", a);
+            const char *v = f->value_name
+                                ? option_value(a, eq, argc, argv, &i, "missing value after",
+                                               out->program, description)
+                                : NULL;
             if (f->given)
                 *f->given = 1;
-            if (f->value_name) {
-                ++i;
-                if (f->value)
-                    *f->value = argv[i];
-            }
+            if (v && f->value)
+                *f->value = v;
             if (!first_option)
                 first_option = a;
         } else {

@@ -193,6 +193,41 @@ static void test_demo_flags(void)
     CHECK_CONTAINS(err, "unknown argument: --bigger");
 }
 
+/* --opt=value is --opt value, for demo options and for --in/--out alike. */
+static void test_equals_form(void)
+{
+    char err[4096], in_eq[300], out_eq[300];
+    char *data_eq[] = { "prog", "--data=/x=y", "--big", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 3, data_eq), 0);
+    CHECK_CONTAINS(err, "[graded=0 big=1 data=/x=y]");
+    snprintf(in_eq, sizeof(in_eq), "--in=%s", scratch);
+    snprintf(out_eq, sizeof(out_eq), "--out=%s", scratch);
+    char *graded[] = { "prog", in_eq, out_eq, NULL };
+    CHECK_EQ_INT(parse(err, sizeof(err), 3, graded), 0);
+    CHECK_CONTAINS(err, "[graded=1 in=/tmp/gpulab-protocol-");
+    char *mixed[] = { "prog", in_eq, "--out", scratch, NULL };
+    CHECK_EQ_INT(parse(err, sizeof(err), 4, mixed), 0);
+    CHECK_CONTAINS(err, "[graded=1 in=/tmp/gpulab-protocol-");
+
+    /* Clear errors: an empty value, a value for a switch, an option for a value. */
+    char *empty[] = { "prog", "--data=", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 2, empty), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "prog: missing value after: --data=");
+    char *switch_value[] = { "prog", "--big=1", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 2, switch_value), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "prog: this option takes no value: --big=1");
+    char *swallowed[] = { "prog", "--data", "--big", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 3, swallowed), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "prog: missing value after: --data");
+    char *unknown_eq[] = { "prog", "--bigger=3", NULL };
+    CHECK_EQ_INT(parse_flags(err, sizeof(err), 2, unknown_eq), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "prog: unknown argument: --bigger=3");
+    CHECK_CONTAINS(err, "--opt=V");
+    char *in_empty[] = { "prog", "--in=", "--out", scratch, NULL };
+    CHECK_EQ_INT(parse(err, sizeof(err), 4, in_empty), LAB_EXIT_USAGE);
+    CHECK_CONTAINS(err, "prog: missing directory after: --in=");
+}
+
 int main(void)
 {
     snprintf(scratch, sizeof(scratch), "/tmp/gpulab-protocol-XXXXXX");
@@ -202,6 +237,7 @@ int main(void)
     LAB_TEST_RUN(test_bad_usage);
     LAB_TEST_RUN(test_help);
     LAB_TEST_RUN(test_demo_flags);
+    LAB_TEST_RUN(test_equals_form);
     LAB_TEST_RUN(test_inputs_and_outputs);
     LAB_TEST_RUN(test_result_json);
     char cmd[512];

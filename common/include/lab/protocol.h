@@ -76,9 +76,12 @@ typedef struct lab_flag {
 
 /**
  * @brief lab_args_parse() for a program with demo options of its own: each
- *        option of flags may appear once; `--help` lists them. An option not
- *        in the table, or one missing its value, is reported by name and
- *        exits LAB_EXIT_USAGE. Options together with `--in`/`--out` are an
+ *        option of flags may appear once; `--help` lists them. A value goes
+ *        after a space or an `=` (`--images 512`, `--images=512`; also
+ *        `--in=DIR`). An option not in the table, one missing its value
+ *        (the next argument being an option counts as missing), or a switch
+ *        given a value (`--big=1`) is reported by name and exits
+ *        LAB_EXIT_USAGE. Options together with `--in`/`--out` are an
  *        error too (graded runs are the grader's, and take no options).
  * @param[out] out     The mode and directories.
  * @param argc         From main.
