@@ -87,8 +87,18 @@ static void lab_progress_print_state(const lab_progress *p, double elapsed)
         fprintf(p->out, "eta %.1f s", lab_progress_eta(p, elapsed));
 }
 
+/* What the program printed to stdout before this point must come first when
+ * stdout and the display share a pipe or a file (2>&1 | tee log): stdout is
+ * fully buffered there, the display's stream (stderr) is not. */
+static void lab_progress_flush_stdout(const lab_progress *p)
+{
+    if (p->out != stdout)
+        fflush(stdout);
+}
+
 static void lab_progress_draw_tty(lab_progress *p, double now)
 {
+    lab_progress_flush_stdout(p);
     fprintf(p->out, "\r%s ", p->label);
     if (p->total) {
         char bar[LAB_PROGRESS_BAR + 1];
@@ -106,6 +116,7 @@ static void lab_progress_draw_tty(lab_progress *p, double now)
 
 static void lab_progress_print_line(lab_progress *p, double now)
 {
+    lab_progress_flush_stdout(p);
     fprintf(p->out, "%s: ", p->label);
     lab_progress_print_state(p, lab_progress_elapsed(p, now));
     fputc('\n', p->out);
@@ -211,6 +222,7 @@ void lab_progress_finish(lab_progress *p)
     p->finished = 1;
     if (p->mode == LAB_PROGRESS_QUIET)
         return;
+    lab_progress_flush_stdout(p);
     if (p->mode == LAB_PROGRESS_TTY)
         fputc('\r', p->out);
     lab_progress_print_final(p, lab_progress_elapsed(p, p->now()));

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static double fake_now;
@@ -240,6 +241,59 @@ static void test_env_forces_quiet_in_auto_only(void)
     unsetenv("GPULAB_PROGRESS");
 }
 
+/* The child of test_piped_output_keeps_order: headers on stdout, progress
+ * on stderr, both into one pipe, stdout fully buffered as it is on a pipe. */
+static void print_headers_and_progress(void)
+{
+    setvbuf(stdout, NULL, _IOFBF, 4096);
+    printf("== header one ==\n");
+    lab_progress *p = lab_progress_create(stderr, "piped", 10, LAB_PROGRESS_LINES);
+    fake_now = 0.0;
+    lab_progress_set_clock(p, fake_clock);
+    fake_now = 5.0;
+    lab_progress_update(p, 5);
+    printf("== header two ==\n");
+    fake_now = 10.0;
+    lab_progress_update(p, 10);
+    lab_progress_destroy(p);
+    printf("== after ==\n");
+    fflush(stdout);
+}
+
+static void test_piped_output_keeps_order(void)
+{
+    int fds[2];
+    char buf[4096];
+    size_t len = 0;
+    CHECK(pipe(fds) == 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[1]);
+        print_headers_and_progress();
+        _exit(0);
+    }
+    close(fds[1]);
+    for (ssize_t got;
+         len + 1 < sizeof(buf) && (got = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0;)
+        len += (size_t)got;
+    buf[len] = '\0';
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    const char *one = strstr(buf, "== header one =="), *mid = strstr(buf, "piped: 50%");
+    const char *two = strstr(buf, "== header two =="), *last = strstr(buf, "piped: 100%");
+    const char *after = strstr(buf, "== after ==");
+    CHECK(one && mid && two && last && after);
+    if (one && mid && two && last && after)
+        CHECK(one < mid && mid < two && two < last && last < after);
+    else
+        printf("  what the pipe held:\n%s", buf);
+}
+
 int main(void)
 {
     LAB_TEST_RUN(test_lines_slow_run_prints_every_ten_percent);
@@ -251,5 +305,6 @@ int main(void)
     LAB_TEST_RUN(test_quiet_prints_nothing);
     LAB_TEST_RUN(test_auto_on_pty_and_file);
     LAB_TEST_RUN(test_env_forces_quiet_in_auto_only);
+    LAB_TEST_RUN(test_piped_output_keeps_order);
     LAB_TEST_MAIN_END();
 }

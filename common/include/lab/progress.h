@@ -22,6 +22,11 @@
  * time: `train: 100% (1000/1000) done in 20.0 s` (or `stopped at 45% ...` when
  * the work ended early). All times are CPU wall-clock seconds.
  *
+ * Before it draws, the display flushes stdout (when it is not drawing on
+ * stdout itself), so that with both streams in one pipe or file
+ * (`2>&1 | tee log`) each progress line comes after what the program printed
+ * before it.
+ *
  * A total of 0 means "unknown": the count and the rate are shown instead of a
  * percentage (`scan: 3000 done, 1500.0/s, elapsed 2.0 s`; finally
  * `scan: 3000 done in 2.0 s (1500.0/s)`), and in LINES mode a
