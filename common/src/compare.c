@@ -21,7 +21,7 @@ static int lab_is_close(double got, double want, double atol, double rtol, int e
     return fabs(got - want) <= atol + rtol * fabs(want);
 }
 
-/* Folds one element's errors into the maxima; pairs with NaN are only counted. */
+/* Folds one element's errors into the finite maxima; pairs with NaN are only counted. */
 static void lab_compare_errors(lab_compare_report *rep, size_t i, double got, double want)
 {
     if (isnan(got) || isnan(want)) {
@@ -32,13 +32,13 @@ static void lab_compare_errors(lab_compare_report *rep, size_t i, double got, do
         return;
     double abs_err = fabs(got - want);
     double rel_err = want == 0.0 ? INFINITY : abs_err / fabs(want);
-    if (abs_err > rep->max_abs_err) {
-        rep->max_abs_err = abs_err;
-        rep->max_abs_index = i;
+    if (abs_err > rep->finite_max_abs_err) {
+        rep->finite_max_abs_err = abs_err;
+        rep->finite_max_abs_index = i;
     }
-    if (rel_err > rep->max_rel_err) {
-        rep->max_rel_err = rel_err;
-        rep->max_rel_index = i;
+    if (rel_err > rep->finite_max_rel_err) {
+        rep->finite_max_rel_err = rel_err;
+        rep->finite_max_rel_index = i;
     }
 }
 
@@ -48,6 +48,8 @@ static void lab_compare_element(lab_compare_report *rep, size_t i, double got, d
     lab_compare_errors(rep, i, got, want);
     if (lab_is_close(got, want, rep->atol, rep->rtol, equal_nan))
         return;
+    if ((isnan(got) || isnan(want)) && rep->nan_mismatches++ == 0)
+        rep->max_abs_index = rep->max_rel_index = i;
     if (rep->shown < LAB_COMPARE_SHOWN) {
         rep->index[rep->shown] = i;
         rep->got[rep->shown] = got;
@@ -55,6 +57,20 @@ static void lab_compare_element(lab_compare_report *rep, size_t i, double got, d
         rep->shown++;
     }
     rep->mismatches++;
+}
+
+/* The overall maxima: NaN as soon as a NaN makes an element differ (an
+ * error of NaN is no error of 0), else the finite ones. */
+static void lab_compare_end(lab_compare_report *rep)
+{
+    if (rep->nan_mismatches) {
+        rep->max_abs_err = rep->max_rel_err = NAN;
+        return;
+    }
+    rep->max_abs_err = rep->finite_max_abs_err;
+    rep->max_abs_index = rep->finite_max_abs_index;
+    rep->max_rel_err = rep->finite_max_rel_err;
+    rep->max_rel_index = rep->finite_max_rel_index;
 }
 
 int lab_allclose_f32(lab_compare_report *rep, const float *got, const float *want, size_t n,
@@ -66,6 +82,7 @@ int lab_allclose_f32(lab_compare_report *rep, const float *got, const float *wan
     lab_compare_begin(rep, n, atol, rtol);
     for (size_t i = 0; i < n; i++)
         lab_compare_element(rep, i, (double)got[i], (double)want[i], equal_nan);
+    lab_compare_end(rep);
     return rep->mismatches == 0;
 }
 
@@ -78,6 +95,7 @@ int lab_allclose_f64(lab_compare_report *rep, const double *got, const double *w
     lab_compare_begin(rep, n, atol, rtol);
     for (size_t i = 0; i < n; i++)
         lab_compare_element(rep, i, got[i], want[i], equal_nan);
+    lab_compare_end(rep);
     return rep->mismatches == 0;
 }
 
@@ -98,10 +116,22 @@ void lab_compare_print(FILE *out, const lab_compare_report *rep, const char *wha
         fprintf(out, "%s: %zu of %zu elements differ", what, rep->mismatches, rep->count);
     else
         fprintf(out, "%s: all %zu elements close", what, rep->count);
-    fprintf(out, " (atol %g, rtol %g); max abs err %g at [%zu], max rel err %g at [%zu]", rep->atol,
-            rep->rtol, rep->max_abs_err, rep->max_abs_index, rep->max_rel_err, rep->max_rel_index);
-    if (rep->nan_count)
-        fprintf(out, "; %zu with NaN", rep->nan_count);
+    fprintf(out, " (atol %g, rtol %g); ", rep->atol, rep->rtol);
+    if (rep->nan_mismatches && rep->nan_count == rep->count)
+        fprintf(out, "every element is NaN in got or want: max abs err nan at [%zu]",
+                rep->max_abs_index);
+    else if (rep->nan_mismatches)
+        fprintf(out,
+                "max abs err nan at [%zu] (%zu with NaN); without NaN: max abs err %g at [%zu], "
+                "max rel err %g at [%zu]",
+                rep->max_abs_index, rep->nan_count, rep->finite_max_abs_err,
+                rep->finite_max_abs_index, rep->finite_max_rel_err, rep->finite_max_rel_index);
+    else
+        fprintf(out, "max abs err %g at [%zu], max rel err %g at [%zu]%s", rep->max_abs_err,
+                rep->max_abs_index, rep->max_rel_err, rep->max_rel_index,
+                rep->nan_count ? "; " : "");
+    if (rep->nan_count && !rep->nan_mismatches)
+        fprintf(out, "%zu with NaN", rep->nan_count);
     fputc('\n', out);
     for (size_t k = 0; k < rep->shown; k++) {
         fprintf(out, "  [%zu]", rep->index[k]);

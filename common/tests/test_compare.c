@@ -58,10 +58,41 @@ static void test_nan(void)
     CHECK_EQ_INT(rep.index[0], 1);
     CHECK_EQ_INT(rep.index[1], 2);
     CHECK_EQ_INT(rep.nan_count, 3);
-    CHECK(rep.max_abs_err == 0.0); /* NaN pairs do not count as errors */
+    CHECK_EQ_INT(rep.nan_mismatches, 2);
+    /* A NaN that makes an element differ is an error of NaN, never of 0. */
+    CHECK(isnan(rep.max_abs_err) && isnan(rep.max_rel_err));
+    CHECK_EQ_INT(rep.max_abs_index, 1);
+    CHECK(rep.finite_max_abs_err == 0.0); /* [3]: 2 against 2 */
     CHECK(isnan(rep.got[0]) && rep.want[0] == 1.0);
     CHECK_EQ_INT(lab_allclose_f32(&rep, got, want, 4, 1e9, 1e9, 0), 0);
     CHECK_EQ_INT(rep.mismatches, 3);
+    CHECK_EQ_INT(rep.max_abs_index, 0);
+    /* NaN against NaN with equal_nan is close: no NaN error, the finite maximum stands. */
+    CHECK_EQ_INT(lab_allclose_f32(&rep, got, want, 1, 0.0, 0.0, 1), 1);
+    CHECK_EQ_INT(rep.nan_count, 1);
+    CHECK_EQ_INT(rep.nan_mismatches, 0);
+    CHECK(rep.max_abs_err == 0.0);
+}
+
+/* An all-NaN result (a kernel that wrote nothing into a NaN-filled buffer)
+ * must not read as an error of 0. */
+static void test_all_nan(void)
+{
+    static float got[1000], want[1000];
+    for (int i = 0; i < 1000; i++) {
+        got[i] = NAN;
+        want[i] = (float)i;
+    }
+    lab_compare_report rep;
+    CHECK_EQ_INT(lab_allclose_f32(&rep, got, want, 1000, 1e-5, 0.0, 0), 0);
+    CHECK_EQ_INT(rep.mismatches, 1000);
+    CHECK_EQ_INT(rep.nan_mismatches, 1000);
+    CHECK(isnan(rep.max_abs_err) && isnan(rep.max_rel_err));
+    CHECK_EQ_INT(rep.max_abs_index, 0);
+    double dg[2] = { 1.0, NAN }, dw[2] = { 1.0, 2.0 };
+    CHECK_EQ_INT(lab_allclose_f64(&rep, dg, dw, 2, 0.0, 0.0, 0), 0);
+    CHECK(isnan(rep.max_abs_err));
+    CHECK_EQ_INT(rep.max_abs_index, 1);
 }
 
 static void test_infinities(void)
@@ -157,8 +188,9 @@ static void test_print(void)
     lab_allclose_f32(&rep, got, want, 100000, 1e-5, 1e-5, 0);
     char buf[4096];
     print_to_buffer(&rep, "u", buf, sizeof(buf));
-    CHECK_STREQ(buf, "u: 3 of 100000 elements differ (atol 1e-05, rtol 1e-05); max abs err 0.5 at "
-                     "[17], max rel err 0.5 at [17]; 1 with NaN\n"
+    CHECK_STREQ(buf, "u: 3 of 100000 elements differ (atol 1e-05, rtol 1e-05); max abs err nan at "
+                     "[99999] (1 with NaN); without NaN: max abs err 0.5 at [17], max rel err 0.5 "
+                     "at [17]\n"
                      "  [17] got 1.5 want 1\n"
                      "  [40] got 0.75 want 1\n"
                      "  [99999] got nan want 1\n");
@@ -167,6 +199,26 @@ static void test_print(void)
     print_to_buffer(&rep, NULL, buf, sizeof(buf));
     CHECK_STREQ(buf, "values: all 3 elements close (atol 0, rtol 0); max abs err 0 at [0], max rel "
                      "err 0 at [0]\n");
+
+    /* Every element NaN: never "max abs err 0". */
+    for (int i = 0; i < 5; i++)
+        got[i] = NAN;
+    lab_allclose_f32(&rep, got, want, 5, 1e-5, 0.0, 0);
+    print_to_buffer(&rep, "y", buf, sizeof(buf));
+    CHECK_STREQ(buf, "y: 5 of 5 elements differ (atol 1e-05, rtol 0); every element is NaN in got "
+                     "or want: max abs err nan at [0]\n"
+                     "  [0] got nan want 1\n  [1] got nan want 1\n  [2] got nan want 1\n"
+                     "  [3] got nan want 1\n  [4] got nan want 1\n");
+    CHECK(strstr(buf, "err 0") == NULL);
+
+    /* NaN matched with NaN under equal_nan: counted, no error. */
+    want[0] = NAN;
+    lab_allclose_f32(&rep, got, want, 1, 0.0, 0.0, 1);
+    print_to_buffer(&rep, "z", buf, sizeof(buf));
+    CHECK_STREQ(buf,
+                "z: all 1 elements close (atol 0, rtol 0); max abs err 0 at [0], max rel err 0 "
+                "at [0]; 1 with NaN\n");
+    want[0] = 1.0f;
 
     for (int i = 0; i < 30; i++)
         got[i] = 2.0f;
@@ -183,6 +235,7 @@ int main(void)
     LAB_TEST_RUN(test_tolerance_boundary_is_inclusive);
     LAB_TEST_RUN(test_reference_is_want_not_got);
     LAB_TEST_RUN(test_nan);
+    LAB_TEST_RUN(test_all_nan);
     LAB_TEST_RUN(test_infinities);
     LAB_TEST_RUN(test_first_ten_listed);
     LAB_TEST_RUN(test_max_errors);

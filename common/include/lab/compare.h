@@ -45,13 +45,21 @@ typedef struct lab_compare_report {
     size_t index[LAB_COMPARE_SHOWN]; /**< Indices of the first mismatches, in increasing order. */
     double got[LAB_COMPARE_SHOWN];   /**< Value under test at each listed index. */
     double want[LAB_COMPARE_SHOWN];  /**< Reference value at each listed index. */
-    double max_abs_err;   /**< Largest |got - want| over elements without NaN (inf possible). */
-    size_t max_abs_index; /**< First index where max_abs_err occurs (0 when there is none). */
-    double max_rel_err; /**< Largest |got - want| / |want| (inf where want is 0 and got is not). */
-    size_t max_rel_index; /**< First index where max_rel_err occurs (0 when there is none). */
-    size_t nan_count;     /**< Elements where got or want (or both) is NaN. */
-    double atol;          /**< Absolute tolerance the comparison used. */
-    double rtol;          /**< Relative tolerance the comparison used. */
+    double max_abs_err;    /**< Largest |got - want| (inf possible); NaN when nan_mismatches > 0. */
+    size_t max_abs_index;  /**< First index where max_abs_err occurs (0 when there is none), or
+                                the first mismatching element with NaN. */
+    double max_rel_err;    /**< Largest |got - want| / |want| (inf where want is 0 and got is not);
+                                NaN when nan_mismatches > 0. */
+    size_t max_rel_index;  /**< First index where max_rel_err occurs, as max_abs_index. */
+    size_t nan_count;      /**< Elements where got or want (or both) is NaN. */
+    size_t nan_mismatches; /**< Of those, the ones that are not close (all of them unless
+                                equal_nan matched NaN with NaN). */
+    double finite_max_abs_err;   /**< Largest |got - want| over the elements without NaN. */
+    size_t finite_max_abs_index; /**< First index where finite_max_abs_err occurs (0: none). */
+    double finite_max_rel_err;   /**< Largest relative error over the elements without NaN. */
+    size_t finite_max_rel_index; /**< First index where finite_max_rel_err occurs (0: none). */
+    double atol;                 /**< Absolute tolerance the comparison used. */
+    double rtol;                 /**< Relative tolerance the comparison used. */
 } lab_compare_report;
 
 /**
@@ -93,7 +101,16 @@ int lab_allclose_f64(lab_compare_report *rep, const double *got, const double *w
  *   [17] got 1.5 want 1
  * @endcode
  * When nothing differs the summary reads `y: all 100000 elements close (...)`.
- * Elements with NaN are counted in the summary ("2 with NaN").
+ * Elements with NaN are counted in the summary ("2 with NaN"). A NaN that
+ * makes an element differ is an error of NaN, never of 0: the summary then
+ * gives the maximum error as nan at the first such element, and the finite
+ * maxima of the other elements after it:
+ * @code
+ * u: 3 of 1000 elements differ (atol 1e-05, rtol 0); max abs err nan at [5] (3 with NaN);
+ * without NaN: max abs err 0.5 at [17], max rel err 0.5 at [17]
+ * u: 1000 of 1000 elements differ (atol 1e-05, rtol 0); every element is NaN in got or want:
+ * max abs err nan at [0]
+ * @endcode
  * @param out  Stream to write to.
  * @param rep  A report filled by lab_allclose_f32() or lab_allclose_f64().
  * @param what Name of the compared array, first on the summary line; NULL gives "values".
