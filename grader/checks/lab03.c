@@ -3,10 +3,13 @@
  * Inputs (see labs/03_kernels/main.c): op.npy (1 vec_add, 2 grid-stride,
  * 3 mat_add), a.npy and b.npy from the seed, launch.npy (threads per block,
  * blocks for the grid-stride kernel, guard elements). The expected c = a + b
- * is computed here; a judge compares c.npy with it and says which TODO a
- * wrong answer points at. The launch configuration in result.json must be
- * the minimal one: ceil(n / threads) blocks (ceil(w / 16) x ceil(h / 16) in
- * 2-D), never more, never fewer.
+ * is computed here; a judge compares c.npy with it and, for a wrong answer,
+ * gives the demo's own diagnosis (labs/03_kernels/diagnose.h): the harness
+ * fills c with a marker, so the elements no thread wrote show, and with the
+ * launch from result.json it tells a grid too small from an index that maps
+ * threads to the wrong elements, and names the TODO. The launch configuration in result.json must
+ * be the minimal one: ceil(n / threads) blocks (ceil(w / 16) x ceil(h / 16) in 2-D), never more,
+ * never fewer.
  *
  * A kernel without its bounds check is caught two ways: on sim the checks
  * run under the simulator's memcheck (c->memcheck), so the first access past
@@ -16,6 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "labs.h"
 
+#include "../../labs/03_kernels/diagnose.h" /* the diagnosis the lab's demo prints */
 #include "lab/rng.h"
 
 #include <math.h>
@@ -23,7 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OP_VEC_ADD = 1, OP_GRID_STRIDE = 2, OP_MAT_ADD = 3 };
+enum {
+    OP_VEC_ADD = LAB03_OP_VEC_ADD,
+    OP_GRID_STRIDE = LAB03_OP_GRID_STRIDE,
+    OP_MAT_ADD = LAB03_OP_MAT_ADD
+};
 
 typedef struct lab03_ctx {
     int op, n, h, w, threads, blocks;
@@ -37,22 +45,22 @@ static void ctx_free(void *p)
     free(x);
 }
 
-/* Which TODO a wrong c points at. */
-static const char *kernel_todo(int op)
+static long long result_int(const grade_json_object *result, const char *key)
 {
-    return op == OP_VEC_ADD       ? "TODO 2 in kernels.cu: vec_add_kernel"
-           : op == OP_GRID_STRIDE ? "TODO 3 in kernels.cu: vec_add_grid_stride_kernel"
-                                  : "TODO 4 in kernels.cu: mat_add_kernel";
+    const char *v = grade_json_get(result, key);
+    return v ? strtoll(v, NULL, 10) : 0;
 }
 
+/* c.npy against a + b; a wrong c gets the harness's own diagnosis
+ * (labs/03_kernels/diagnose.h): which elements were written, whether the
+ * launch reported in result.json reaches them, and the TODO that points at. */
 static int judge_c(const grade_case *c, const grade_json_object *result, const char *outdir,
                    const char *out_text, const char *err_text, char *why, size_t len)
 {
     const lab03_ctx *x = c->ctx;
-    char path[4200];
+    char path[4200], brief[96];
     lab_npy_array got;
     lab_error err;
-    (void)result;
     (void)out_text;
     (void)err_text;
     snprintf(path, sizeof(path), "%s/c.npy", outdir);
@@ -71,37 +79,15 @@ static int judge_c(const grade_case *c, const grade_json_object *result, const c
         lab_npy_free(&got);
         return 0;
     }
-    const float *g = got.data;
-    size_t bad = 0, first = n, last = 0, zeros = 0;
-    for (size_t i = 0; i < n; i++) {
-        float want = x->want[i];
-        if (!(fabsf(g[i] - want) <= 1e-6f * fabsf(want))) {
-            if (!bad)
-                first = i;
-            last = i;
-            bad++;
-            zeros += g[i] == 0.0f;
-        }
-    }
-    int ok = bad == 0;
-    if (!ok && zeros == n)
-        snprintf(why, len, "c is all zeros: no thread wrote its element (%s)", kernel_todo(x->op));
-    else if (!ok && x->op == OP_MAT_ADD)
-        snprintf(why, len,
-                 "C[%zu][%zu] is %.9g, want %.9g (%zu of %zu elements wrong; TODO 4 and 5: "
-                 "the 2-D index and the grid)",
-                 first / (size_t)x->w, first % (size_t)x->w, g[first], x->want[first], bad, n);
-    else if (!ok && last == n - 1 && bad == n - first && zeros == bad)
-        snprintf(
-            why, len,
-            "c[%zu] .. c[%zu] were never written: the launch covered only the first %zu of %zu "
-            "elements (%s)",
-            first, last, first, n,
-            x->op == OP_VEC_ADD ? "blocks = ceil(n / threads): TODO 1, ceil_div"
-                                : kernel_todo(x->op));
-    else if (!ok)
-        snprintf(why, len, "c[%zu] is %.9g, want %.9g (%zu of %zu elements wrong; %s)", first,
-                 g[first], x->want[first], bad, n, kernel_todo(x->op));
+    lab03_run r = { x->op,
+                    x->n,
+                    x->h,
+                    x->w,
+                    result_int(result, "grid_x"),
+                    result_int(result, "grid_y"),
+                    result_int(result, "block_x"),
+                    result_int(result, "block_y") };
+    int ok = lab03_diagnose(&r, got.data, x->want, 1e-6, brief, sizeof(brief), why, len);
     lab_npy_free(&got);
     return ok;
 }

@@ -17,9 +17,11 @@
  *   launch.npy  int32 (3,): threads per block, blocks (op 2 only), guard
  *               elements (op 1: c gets that many extra elements after
  *               c[n-1], filled with a marker that must survive the kernel)
- * Outputs: c.npy (a + b) and result.json (the launch configuration used, and
- * for a guard run how many guard elements were left untouched).
+ * Outputs: c.npy (a + b; an element no thread wrote holds the marker NaN of
+ * diagnose.h) and result.json (the launch configuration used, and for a
+ * guard run how many guard elements were left untouched).
  */
+#include "diagnose.h"
 #include "kernels.h"
 
 #include "lab/check.h"
@@ -37,10 +39,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OP_VEC_ADD = 1, OP_GRID_STRIDE = 2, OP_MAT_ADD = 3 };
+enum {
+    OP_VEC_ADD = LAB03_OP_VEC_ADD,
+    OP_GRID_STRIDE = LAB03_OP_GRID_STRIDE,
+    OP_MAT_ADD = LAB03_OP_MAT_ADD
+};
 
-/* The marker of guard elements: a NaN no arithmetic produces. */
-#define GUARD_BITS 0x7fc0deadu
+/* The marker of elements no thread has written, in c and in its guard
+ * elements: a NaN no arithmetic produces (diagnose.h). */
+#define GUARD_BITS LAB03_MARKER_BITS
 
 /* ---------------------------------------------------------------------------
  * CPU reference
@@ -67,8 +74,9 @@ static void *xmalloc(size_t bytes)
 }
 
 /* c = a + b on the device for n elements (or an (h, w) matrix when op is
- * OP_MAT_ADD, n = h * w). guard extra elements follow each array; those of c
- * are filled with the marker, and the number still intact is returned. */
+ * OP_MAT_ADD, n = h * w). c is filled with the marker first, so an element
+ * no thread wrote shows; guard extra elements follow each array, and the
+ * number of c's still intact is returned. */
 static int run_on_device(float *h_c, const float *h_a, const float *h_b, int op, int n, int h,
                          int w, int threads, int blocks, int guard, lab03_launch *used)
 {
@@ -88,9 +96,9 @@ static int run_on_device(float *h_c, const float *h_a, const float *h_b, int op,
     for (size_t i = 0; i < count; i++)
         h_pad[i] = i < (size_t)n ? h_b[i] : 1.0f;
     LAB_CHECK(cudaMemcpy(d_b, h_pad, bytes, cudaMemcpyHostToDevice));
-    /* c: zeros, then the guard marker. */
+    /* c: the marker, in its n elements and in the guard after them. */
     for (size_t i = 0; i < count; i++)
-        bits[i] = i < (size_t)n ? 0u : GUARD_BITS;
+        bits[i] = GUARD_BITS;
     LAB_CHECK(cudaMemcpy(d_c, h_pad, bytes, cudaMemcpyHostToDevice));
 
     memset(used, 0, sizeof(*used));
@@ -198,36 +206,11 @@ static int graded(const lab_args *args)
  */
 
 static int failures;
-static char verdict[160]; /* what check_case found, in one line */
-
-/* One line on what is wrong with c, pointing at the TODO it suggests. */
-static void diagnose(const float *c, const float *want, int n, const char *todo)
-{
-    int bad = 0, first = -1, zeros = 0, tail = 1;
-    for (int i = 0; i < n; i++) {
-        if (c[i] == want[i])
-            continue;
-        if (first < 0)
-            first = i;
-        bad++;
-        zeros += c[i] == 0.0f;
-    }
-    for (int i = first; first >= 0 && i < n; i++)
-        tail = tail && c[i] != want[i];
-    if (bad == 0)
-        snprintf(verdict, sizeof(verdict), "ok");
-    else if (zeros == n)
-        snprintf(verdict, sizeof(verdict), "WRONG: c is all zeros, no thread wrote (%s)", todo);
-    else if (tail && zeros == bad)
-        snprintf(verdict, sizeof(verdict),
-                 "WRONG: c[%d..%d] never computed, the grid is too small (TODO 1)", first, n - 1);
-    else
-        snprintf(verdict, sizeof(verdict), "WRONG: %d of %d differ, first c[%d] = %g, want %g (%s)",
-                 bad, n, first, c[first], want[first], todo);
-}
+static char verdict[96];   /* what check_case found, for a table cell */
+static char evidence[640]; /* and what it shows, "" when c is right */
 
 /* Random a and b, the device's c, checked against the CPU. Returns 1 when
- * they match; verdict says what was found. */
+ * they match; verdict and evidence say what was found (diagnose.h). */
 static int check_case(int op, int n, int h, int w, int threads, int blocks, lab03_launch *used)
 {
     float *a = xmalloc(sizeof(float) * (size_t)n), *b = xmalloc(sizeof(float) * (size_t)n);
@@ -238,17 +221,22 @@ static int check_case(int op, int n, int h, int w, int threads, int blocks, lab0
     lab_rng_fill_uniform(&rng, b, (size_t)n, -1.0f, 1.0f);
     vec_add_cpu(want, a, b, (size_t)n);
     run_on_device(c, a, b, op, n, h, w, threads, blocks, 0, used);
-    diagnose(c, want, n,
-             op == OP_VEC_ADD       ? "TODO 2"
-             : op == OP_GRID_STRIDE ? "TODO 3"
-                                    : "TODO 4 and 5");
-    int ok = strcmp(verdict, "ok") == 0;
+    lab03_run r = { op, n, h, w, used->grid_x, used->grid_y, used->block_x, used->block_y };
+    int ok = lab03_diagnose(&r, c, want, 0.0, verdict, sizeof(verdict), evidence, sizeof(evidence));
     failures += !ok;
     free(a);
     free(b);
     free(c);
     free(want);
     return ok;
+}
+
+/* The evidence behind a WRONG verdict, under the line that showed it (in a
+ * table, under the first failing row only: *shown counts them). */
+static void print_evidence(int *shown)
+{
+    if (evidence[0] && (!shown || !(*shown)++))
+        printf("   ^ %s\n", evidence);
 }
 
 static void demo_launch_math(void)
@@ -258,15 +246,18 @@ static void demo_launch_math(void)
         { 1025, 1024 }, { 5466, 1024 }, { 5466, 256 },  { 1048579, 256 }
     };
     lab03_launch u;
+    int shown = 0;
     printf("1. Vector add, one thread per element (version 1: vec_add)\n");
     check_case(OP_VEC_ADD, 5466, 0, 0, 1024, 0, &u);
     long long total = (long long)u.grid_x * u.block_x;
     printf("   N = 5466 elements, %d threads per block:\n", u.block_x);
     printf("   blocks = ceil_div(5466, 1024) = %d -> %lld threads launched, %lld idle\n"
            "   (the idle ones fail the bounds check i < N and touch no memory)\n"
-           "   c = a + b: %s\n\n",
+           "   c = a + b: %s\n",
            u.grid_x, total, total > 5466 ? total - 5466 : 0,
            strcmp(verdict, "ok") ? verdict : "matches the CPU");
+    print_evidence(NULL);
+    printf("\n");
     printf("   %10s %8s %8s %10s %8s   %s\n", "N", "threads", "blocks", "launched", "idle",
            "c = a + b");
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
@@ -275,6 +266,7 @@ static void demo_launch_math(void)
         total = (long long)u.grid_x * u.block_x;
         printf("   %10d %8d %8d %10lld %8lld   %s\n", n, t, u.grid_x, total,
                total > n ? total - n : 0, verdict);
+        print_evidence(&shown);
         if (u.grid_x != (n + t - 1) / t) {
             printf("   ^ %d blocks is not ceil(%d / %d) = %d (TODO 1)\n", u.grid_x, n, t,
                    (n + t - 1) / t);
@@ -294,6 +286,7 @@ static void demo_grid_stride(void)
            "   c = a + b: %s\n",
            n, u.grid_x, u.block_x, u.grid_x * u.block_x, n / (blocks * threads), blocks * threads,
            strcmp(verdict, "ok") ? verdict : "matches the CPU");
+    print_evidence(NULL);
 }
 
 static void demo_2d(void)
@@ -308,6 +301,7 @@ static void demo_2d(void)
            h, w, u.block_x, u.block_y, u.grid_x, u.grid_y, u.grid_x * u.grid_y,
            (long long)u.grid_x * u.grid_y * u.block_x * u.block_y, h * w,
            strcmp(verdict, "ok") ? verdict : "matches the CPU");
+    print_evidence(NULL);
     if (u.grid_x != (w + 15) / 16 || u.grid_y != (h + 15) / 16) {
         printf("   ^ the grid should be %d x %d to cover %d columns and %d rows (TODO 5)\n",
                (w + 15) / 16, (h + 15) / 16, w, h);

@@ -59,3 +59,73 @@ if("sim" IN_LIST GPULAB_BACKENDS AND EXISTS "${_lab03_sol}")
                    -P "${PROJECT_SOURCE_DIR}/cmake/CheckLabGrades.cmake")
   set_tests_properties(lab03-sim-nobounds-fails PROPERTIES LABELS "lab03;sim" TIMEOUT 120)
 endif()
+
+# Diagnoses that point at the cause: the solution with vec_add_kernel's index
+# written as threadIdx.x * blockDim.x + blockIdx.x (blockIdx and threadIdx
+# swapped), built as a student program of its own. Its grid is right, so
+# neither the demo nor the grader may blame the grid (TODO 1, ceil_div): both
+# must say that the threads cover c, which elements were never written, the
+# block and thread that should have written the first, and that the index is
+# swapped.
+if("sim" IN_LIST GPULAB_BACKENDS AND EXISTS "${_lab03_sol}")
+  file(READ "${_lab03_sol}" _src)
+  set(_index "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n)\n")
+  string(FIND "${_src}" "${_index}" _at)
+  if(_at EQUAL -1)
+    message(FATAL_ERROR "labs/03_kernels/tests: the index of vec_add_kernel in ${_lab03_sol} "
+                        "is no longer written as the swapped-index test expects:\n${_index}")
+  endif()
+  string(REPLACE "${_index}"
+                 "    int i = threadIdx.x * blockDim.x + blockIdx.x; /* swapped (test variant) */\n    if (i < n)\n"
+                 _src "${_src}")
+  set(_gen "${CMAKE_CURRENT_BINARY_DIR}/swapped")
+  file(WRITE "${_gen}/kernels.cu.new" "${_src}")
+  configure_file("${_gen}/kernels.cu.new" "${_gen}/kernels.cu" COPYONLY)
+
+  set(_t lab03-swapped-sim)
+  add_executable(${_t})
+  gpulab_backend_sim_sources(${_t} "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${_gen}/kernels.cu")
+  target_include_directories(${_t} PRIVATE "${_gen}" "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(${_t} PRIVATE gpulab_common_sim)
+  target_compile_definitions(${_t} PRIVATE GPULAB_LAB_NAME="lab03" GPULAB_VARIANT="student")
+  gpulab_target_warnings(${_t})
+  set_target_properties(${_t} PROPERTIES OUTPUT_NAME lab03-sim-student
+                        RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/swapped-bin")
+  gpulab_sim_check_twin(${_t})
+  add_dependencies(lab03 ${_t})
+
+  # The demo: N = 31 with 32 threads is one block that covers c; thread 1
+  # writes c[32], past the end, so c[1] is the first element never written.
+  add_test(NAME lab03-sim-swapped-demo-diagnosis
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=${CMAKE_CURRENT_BINARY_DIR}/swapped-bin/lab03-sim-student
+                   -DARGS=--no-timing -DEXPECT_RC=1
+                   "-DEXPECT_REGEX=  31       32        1         32        1   WRONG: 30 never written \\(TODO 2\\)\n   \\^ 30 elements were never written although the 1 x 32 = 32 threads cover all of c: the index maps threads to the wrong elements\\. c\\[1\\] belongs to block 0, thread 1: i = blockIdx\\.x \\* blockDim\\.x \\+ threadIdx\\.x = 0 \\* 32 \\+ 1 [^\n]*blockIdx\\.x and threadIdx\\.x are swapped"
+                   -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+  # The grader: the same diagnosis as reasons, the grid-stride and 2-D
+  # checks (other kernels) still pass.
+  add_test(NAME lab03-sim-swapped-grade-diagnosis
+           COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=lab03
+                   -DBIN=${CMAKE_CURRENT_BINARY_DIR}/swapped-bin -DMODE=labs
+                   "-DEXPECT_FAIL_REGEX=^[0-9]+ elements were never written although the [0-9]+ x 32 = [0-9]+ threads cover all of c: .* blockIdx\\.x and threadIdx\\.x are swapped"
+                   "-DEXPECT_FAIL_CHECKS=N = 31, 32 threads;N = 5466, 1024 threads"
+                   "-DEXPECT_PASS_CHECKS=^grid-stride;^2-D grid"
+                   -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/swapped-test
+                   -P "${PROJECT_SOURCE_DIR}/cmake/CheckLabGrades.cmake")
+  # Neither may blame the grid, which is right.
+  set_tests_properties(lab03-sim-swapped-demo-diagnosis lab03-sim-swapped-grade-diagnosis
+                       PROPERTIES LABELS "lab03;sim" TIMEOUT 120
+                       FAIL_REGULAR_EXPRESSION "grid too small|grid is too small|TODO 1")
+endif()
+
+# The diagnosis of a wrong c (diagnose.h, shared by the demo and the
+# grader), one way of being wrong at a time: a grid too small, an index that
+# maps threads to the wrong elements (and the swap recognised), wrong values,
+# a grid-stride kernel without its loop, a 2-D grid too small.
+add_executable(test-lab03-diagnose "${CMAKE_CURRENT_SOURCE_DIR}/tests/test_diagnose.c")
+target_include_directories(test-lab03-diagnose PRIVATE
+  "${CMAKE_CURRENT_SOURCE_DIR}" "${PROJECT_SOURCE_DIR}/common/tests")
+target_link_libraries(test-lab03-diagnose PRIVATE m)
+set_target_properties(test-lab03-diagnose PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+gpulab_target_warnings(test-lab03-diagnose)
+add_test(NAME lab03-diagnose COMMAND test-lab03-diagnose)
+set_tests_properties(lab03-diagnose PROPERTIES LABELS "lab03;unit" TIMEOUT 60)
