@@ -8,6 +8,13 @@
  * is within gamma_K * sum_j |x_j y_j| of the exact one, gamma_K = K u / (1 - K u),
  * u = 2^-24; one more u covers rounding the exact value to the float32 we store.
  *
+ * A wrong u or C gets the demo's hint after the usual "k of n elements
+ * differ" (labs/04_matvec/diagnose.h): rows never written, the kernel
+ * version's likely slip, and for the matmul which known slip the numbers
+ * show (C transposed, or row-major read as column-major: right for the
+ * square C = A A, wrong for a rectangular product). To give it, a check's
+ * judge compares the outputs itself (they are moved into its context).
+ *
  * Coalescing is measured by the simulator (GPULAB_SIM_STATS=1: the program
  * reports the 32-byte sectors its kernel's warp loads touched, and how many
  * warp load instructions it ran). On the cuda backend nothing counts them, so
@@ -15,6 +22,7 @@
  */
 #include "labs.h"
 
+#include "../../labs/04_matvec/diagnose.h" /* the likely causes the lab's demo prints */
 #include "lab/rng.h"
 
 #include <math.h>
@@ -30,6 +38,109 @@ static double gamma_f32(double k)
 {
     const double u = ldexp(1.0, -24);
     return k * u / (1.0 - k * u);
+}
+
+/* ---- judging with the demo's hints --------------------------------------- */
+
+/* What a check's judge needs: the outputs it compares itself, the kernel
+ * version (0 for the matmul), the coalescing judged after them, and the
+ * matmul's inputs for its likely cause. */
+typedef struct lab04_ctx {
+    grade_output outputs[GRADE_MAX_OUTPUTS];
+    int n_outputs;
+    int version;
+    int coalescing, M; /* judge the sector counts of a row length M too */
+    float *A, *B;      /* matmul: A (n, k), B (k, m) */
+    int n, k, m;
+} lab04_ctx;
+
+static void ctx_free(void *p)
+{
+    lab04_ctx *x = p;
+    for (int i = 0; i < x->n_outputs; i++)
+        lab_npy_free(&x->outputs[i].expected);
+    free(x->A);
+    free(x->B);
+    free(x);
+}
+
+static int judge(const grade_case *c, const grade_json_object *result, const char *outdir,
+                 const char *out, const char *err, char *why, size_t len);
+
+/* The case's context, made on first use; the check's judge is judge(). */
+static lab04_ctx *ctx_of(grade_case *c, char *why, size_t len)
+{
+    if (!c->ctx) {
+        c->ctx = calloc(1, sizeof(lab04_ctx));
+        c->ctx_free = ctx_free;
+        c->judge = judge;
+        if (!c->ctx)
+            snprintf(why, len, "out of memory");
+    }
+    return c->ctx;
+}
+
+/* Moves the outputs declared so far into the context: the judge compares
+ * them, so that a wrong one can be explained. */
+static int take_outputs(grade_case *c, char *why, size_t len)
+{
+    lab04_ctx *x = ctx_of(c, why, len);
+    if (!x)
+        return -1;
+    memcpy(x->outputs, c->outputs, sizeof(c->outputs[0]) * (size_t)c->n_outputs);
+    x->n_outputs = c->n_outputs;
+    c->n_outputs = 0;
+    return 0;
+}
+
+/* After grade_judge_output's reason for a wrong output, the likely cause. */
+static void add_cause(const lab04_ctx *x, const grade_output *o, const char *path, char *why,
+                      size_t len)
+{
+    lab_npy_array got;
+    lab_error err;
+    char cause[600];
+    size_t used = strlen(why);
+    if (lab_npy_read(&got, &err, path) != LAB_OK)
+        return;
+    if (got.dtype == LAB_DTYPE_F32 && got.count == o->expected.count && got.count > 0) {
+        const float *g = got.data;
+        if (x->version == 0) {
+            lab04_matmul_cause(cause, sizeof(cause), g, x->A, x->B, x->n, x->k, x->m,
+                               o->rtol > 0 ? o->rtol : 1e-5);
+        } else {
+            size_t nan = 0, first = got.count;
+            for (size_t i = 0; i < got.count; i++)
+                if (isnan(g[i]) && nan++ == 0)
+                    first = i;
+            lab04_matvec_hint(cause, sizeof(cause), x->version, nan, got.count, first,
+                              "build/bin/lab04-sim-student");
+        }
+        if (cause[0] && used + 4 < len)
+            snprintf(why + used, len - used, " — %s", cause);
+    }
+    lab_npy_free(&got);
+}
+
+static int judge_coalescing(const lab04_ctx *x, const grade_json_object *result, char *why,
+                            size_t len);
+
+static int judge(const grade_case *c, const grade_json_object *result, const char *outdir,
+                 const char *out, const char *err, char *why, size_t len)
+{
+    const lab04_ctx *x = c->ctx;
+    char path[4200];
+    (void)out;
+    (void)err;
+    for (int i = 0; i < x->n_outputs; i++) {
+        const grade_output *o = &x->outputs[i];
+        snprintf(path, sizeof(path), "%s/%s.npy", outdir, o->name);
+        if (!grade_judge_output(path, o, why, len)) {
+            add_cause(x, o, path, why, len);
+            return 0;
+        }
+    }
+    return x->coalescing ? judge_coalescing(x, result, why, len) : 1;
 }
 
 /* ---- mat-vec ------------------------------------------------------------- */
@@ -89,6 +200,10 @@ static int write_version(grade_case *c, const grade_env *env, int version, char 
 {
     size_t shape[1] = { 1 };
     char hint[96];
+    lab04_ctx *x = ctx_of(c, why, len);
+    if (!x)
+        return -1;
+    x->version = version;
     snprintf(hint, sizeof(hint), "the program ran version.npy's kernel (%d)", version);
     grade_expect_fact_int(c, "version", version, hint);
     return grade_write_input(env, "version", LAB_DTYPE_I32, 0, shape, &version, why, len);
@@ -97,9 +212,10 @@ static int write_version(grade_case *c, const grade_env *env, int version, char 
 /* The seed's shape, N = 100000, M = 100: A.npy, v.npy -> u.npy. */
 static int seed_shape(grade_case *c, const grade_env *env, int version, char *why, size_t len)
 {
-    if (write_version(c, env, version, why, len))
+    if (write_version(c, env, version, why, len) ||
+        matvec_problem(c, env, SEED_N, SEED_M, "", why, len))
         return -1;
-    return matvec_problem(c, env, SEED_N, SEED_M, "", why, len);
+    return take_outputs(c, why, len);
 }
 
 /* Shapes whose N and M are no multiple of a block (256, 1024 threads), a
@@ -124,14 +240,10 @@ static int awkward_shapes(grade_case *c, const grade_env *env, int version, char
     }
     grade_expect_fact_int(c, "problems", k, "one u_<N>x<M>.npy per row of shapes.npy");
     c->memcheck = 1;
-    return 0;
+    return take_outputs(c, why, len);
 }
 
 /* ---- coalescing ---------------------------------------------------------- */
-
-typedef struct coalescing_ctx {
-    int version, M;
-} coalescing_ctx;
 
 /* The fewest sectors a warp's load can touch in u = A v with rows of M
  * floats: its lanes read min(32, M) neighbouring floats of one row, 4 bytes
@@ -149,15 +261,10 @@ static long long json_int(const grade_json_object *o, const char *key)
     return v ? strtoll(v, NULL, 10) : -1;
 }
 
-static int judge_coalescing(const grade_case *c, const grade_json_object *result,
-                            const char *outdir, const char *out, const char *err, char *why,
+static int judge_coalescing(const lab04_ctx *x, const grade_json_object *result, char *why,
                             size_t len)
 {
-    const coalescing_ctx *x = c->ctx;
     const char *counted = grade_json_get(result, "sectors_counted");
-    (void)outdir;
-    (void)out;
-    (void)err;
     if (!counted || strcmp(counted, "true") != 0) {
         char *backend = grade_json_get_string(result, "backend");
         int cuda = backend && strcmp(backend, "cuda") == 0;
@@ -200,15 +307,11 @@ static int judge_coalescing(const grade_case *c, const grade_json_object *result
 /* Runs the seed's shape with GPULAB_SIM_STATS=1 and judges the counts. */
 static int coalescing(grade_case *c, const grade_env *env, int version, char *why, size_t len)
 {
-    coalescing_ctx *x = malloc(sizeof(*x));
-    if (!x) {
-        snprintf(why, len, "out of memory");
+    lab04_ctx *x = ctx_of(c, why, len);
+    if (!x)
         return -1;
-    }
-    x->version = version;
+    x->coalescing = 1;
     x->M = SEED_M;
-    c->ctx = x;
-    c->judge = judge_coalescing;
     grade_case_setenv(c, "GPULAB_SIM_STATS", "1");
     return seed_shape(c, env, version, why, len);
 }
@@ -259,9 +362,10 @@ static int matmul(grade_case *c, const grade_env *env, int n, int k, int m, int 
     float *A = malloc(sizeof(*A) * (size_t)n * k), *B = malloc(sizeof(*B) * (size_t)k * m);
     float *C = malloc(sizeof(*C) * (size_t)n * m);
     double *row = malloc(sizeof(*row) * m);
+    lab04_ctx *x = ctx_of(c, why, len);
     lab_rng rng;
     int rc = -1;
-    if (!A || !B || !C || !row) {
+    if (!A || !B || !C || !row || !x) {
         snprintf(why, len, "out of memory");
         free(C);
         goto free_all;
@@ -291,6 +395,12 @@ static int matmul(grade_case *c, const grade_env *env, int n, int k, int m, int 
     }
     rc = grade_expect_output(c, "C", LAB_DTYPE_F32, 2, c_shape, C, 0.0, gamma_f32(k + 1), why, len);
     grade_expect_fact_string(c, "task", "matmul", "B.npy present: the program runs the matmul");
+    if (rc == 0)
+        rc = take_outputs(c, why, len);
+    if (rc == 0) { /* the judge's likely cause needs the inputs */
+        x->A = A, x->B = B, x->n = n, x->k = k, x->m = m;
+        A = B = NULL;
+    }
 free_all:
     free(A);
     free(B);

@@ -3,6 +3,7 @@
  * with cblas_sgemm and on the GPU with your matmul_cublas, GFLOP/s for each,
  * and the timing trap of an asynchronous launch, shown on purpose.
  */
+#include "diagnose.h"
 #include "harness.h"
 #include "matvec.h"
 #include "reference.h"
@@ -36,8 +37,52 @@ void *xmalloc(size_t bytes)
     return p;
 }
 
-/* C = A A, n x n, CPU against GPU, and the timing trap. Returns 1 when the
- * GPU's C matches the CPU's. */
+/* C = A B for a rectangular A (300, 200) and B (200, 100), matmul_cublas
+ * against cblas_sgemm: the square C = A A of the timing can come out right
+ * with n, k and m mixed up (or row-major read as column-major), a
+ * rectangular product cannot. Prints the verdict, and the likely cause
+ * (diagnose.h) when it is wrong. Returns 1 when it matches. */
+static int rectangular_check(cublasHandle_t h)
+{
+    enum { RN = 300, RK = 200, RM = 100 };
+    float *A = xmalloc(sizeof(float) * RN * RK), *B = xmalloc(sizeof(float) * RK * RM);
+    float *C_cpu = xmalloc(sizeof(float) * RN * RM), *C_gpu = xmalloc(sizeof(float) * RN * RM);
+    float *d_A, *d_B, *d_C;
+    lab_compare_report rep;
+    lab_rng rng;
+    char cause[600];
+    lab_rng_seed(&rng, MATMUL_SEED, 8);
+    lab_rng_fill_uniform(&rng, A, RN * RK, 0.0f, 1.0f);
+    lab_rng_fill_uniform(&rng, B, RK * RM, 0.0f, 1.0f);
+    matmul_cpu(C_cpu, A, B, RN, RK, RM);
+    LAB_CHECK(cudaMalloc((void **)&d_A, sizeof(float) * RN * RK));
+    LAB_CHECK(cudaMalloc((void **)&d_B, sizeof(float) * RK * RM));
+    LAB_CHECK(cudaMalloc((void **)&d_C, sizeof(float) * RN * RM));
+    LAB_CHECK(cudaMemcpy(d_A, A, sizeof(float) * RN * RK, cudaMemcpyHostToDevice));
+    LAB_CHECK(cudaMemcpy(d_B, B, sizeof(float) * RK * RM, cudaMemcpyHostToDevice));
+    LAB_CHECK(cudaMemset(d_C, 0xff, sizeof(float) * RN * RM)); /* NaN until written */
+    matmul_cublas(h, d_C, d_A, d_B, RN, RK, RM);
+    LAB_CHECK(cudaMemcpy(C_gpu, d_C, sizeof(float) * RN * RM, cudaMemcpyDeviceToHost));
+    /* Entries >= 0: a relative bound, 2 gamma_k for two float32 results. */
+    double rtol = 2.0 * float32_gamma(RK);
+    int ok = lab_allclose_f32(&rep, C_gpu, C_cpu, (size_t)RN * RM, 0.0, rtol, 0);
+    lab_compare_print(stdout, &rep, "  C (300, 100) = A (300, 200) B (200, 100), rectangular");
+    if (!ok) {
+        lab04_matmul_cause(cause, sizeof(cause), C_gpu, A, B, RN, RK, RM, rtol);
+        printf("  hint: %s\n", cause);
+    }
+    LAB_CHECK(cudaFree(d_A));
+    LAB_CHECK(cudaFree(d_B));
+    LAB_CHECK(cudaFree(d_C));
+    free(A);
+    free(B);
+    free(C_cpu);
+    free(C_gpu);
+    return ok;
+}
+
+/* C = A A, n x n, CPU against GPU, and the timing trap; then a rectangular
+ * product. Returns 1 when the GPU's results match the CPU's. */
 int big_matmul(int n, cublasHandle_t h)
 {
     const int reps = 10; /* the seed's loop: 10 products */
@@ -100,9 +145,12 @@ int big_matmul(int n, cublasHandle_t h)
     double rtol = 2.0 * float32_gamma(n);
     int ok = lab_allclose_f32(&rep, C_gpu, C_cpu, count, 0.0, rtol, 0);
     lab_compare_print(stdout, &rep, "  C (cublasSgemm against cblas_sgemm)");
-    if (!ok)
-        printf("  hint: matmul_cublas in matmul.c: one cublasSgemm call; its header comment "
-               "shows how row-major bytes look to cuBLAS.\n");
+    if (!ok) {
+        char cause[600];
+        lab04_matmul_cause(cause, sizeof(cause), C_gpu, A, A, n, n, n, rtol);
+        printf("  hint: %s\n", cause);
+    }
+    ok &= rectangular_check(h);
     LAB_CHECK(cudaFree(d_A));
     LAB_CHECK(cudaFree(d_C));
     free(A);

@@ -25,6 +25,7 @@
  *   matmul (when B.npy is there): A.npy (n, k), B.npy (k, m); writes C.npy.
  */
 #define _POSIX_C_SOURCE 200809L /* popen, pclose, readlink */
+#include "diagnose.h"
 #include "harness.h"
 #include "matvec.h"
 #include "reference.h"
@@ -207,22 +208,15 @@ static int problem_check(const problem *p, int version, cublasHandle_t h)
         if (!version)
             snprintf(what, sizeof(what), "  cublasSgemv at N = %d, M = %d: u", p->N, p->M);
         lab_compare_print(stdout, &rep, what);
-        if (version && rep.nan_count == rep.count)
-            printf("  hint: no element of u was written (each still holds the NaN fill): is "
-                   "matvec_kernel%d in matvec.cu still the TODO?\n",
-                   version);
-        else if (version && rep.nan_count)
-            printf("  hint: %zu elements of u were never written (NaN): which rows does no "
-                   "thread or warp reach?\n",
-                   rep.nan_count);
-        else if (version == 2)
-            printf("  hint: each row's sum is spread over the 32 lanes of its warp: does "
-                   "warp_sum in matvec.cu add them all, and does lane 0 write it?\n");
-        else if (version == 3)
-            printf("  hint: does every thread load its element of each tile and reach both "
-                   "__syncthreads() (no early return)? GPULAB_SIM_CHECK=all %s --validate "
-                   "reports races and uninitialized reads\n",
-                   GPULAB_LAB_NAME "-sim-" GPULAB_VARIANT);
+        if (version) {
+            char hint[400];
+            size_t first = 0;
+            while (first < (size_t)p->N && !isnan(got[first]))
+                first++;
+            lab04_matvec_hint(hint, sizeof(hint), version, rep.nan_count, rep.count, first,
+                              GPULAB_LAB_NAME "-sim-" GPULAB_VARIANT);
+            printf("  hint: %s\n", hint);
+        }
     }
     free(got);
     return ok;

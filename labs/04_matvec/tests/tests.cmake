@@ -73,3 +73,61 @@ if("sim" IN_LIST GPULAB_BACKENDS)
   endif()
   set_tests_properties(${_lab04_tests_list} PROPERTIES LABELS "lab04;sim" TIMEOUT 120)
 endif()
+
+# colmajor: the solution with matmul_cublas's call written the textbook
+# column-major way on row-major data (B A instead of A B), built as a student
+# program in a folder of its own. The square C = A A comes out right, a
+# rectangular C does not, and both the demo and the grader must name the
+# cause (row-major vs column-major), not only the symptom.
+set(_lab04_sol "${PROJECT_SOURCE_DIR}/solutions/04_matvec")
+if("sim" IN_LIST GPULAB_BACKENDS AND EXISTS "${_lab04_sol}/matmul.c")
+  set(_dir "${CMAKE_CURRENT_BINARY_DIR}/colmajor")
+  add_custom_command(OUTPUT "${_dir}/matmul.c"
+    COMMAND ${CMAKE_COMMAND} -DIN=${_lab04_sol}/matmul.c -DOUT=${_dir}/matmul.c
+            -P "${_lab04_tests}/make_colmajor_matmul.cmake"
+    DEPENDS "${_lab04_sol}/matmul.c" "${_lab04_tests}/make_colmajor_matmul.cmake"
+    COMMENT "lab04: the solution with a column-major cublasSgemm call (a test of the diagnoses)"
+    VERBATIM)
+  add_executable(lab04-sim-colmajor)
+  gpulab_backend_sim_sources(lab04-sim-colmajor "${CMAKE_CURRENT_SOURCE_DIR}/main.c"
+    "${CMAKE_CURRENT_SOURCE_DIR}/bigmm.c" "${CMAKE_CURRENT_SOURCE_DIR}/reference.c"
+    "${_lab04_sol}/matvec.cu" "${_dir}/matmul.c")
+  target_include_directories(lab04-sim-colmajor PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(lab04-sim-colmajor PRIVATE gpulab_common_sim gpulab_blas)
+  target_compile_definitions(lab04-sim-colmajor PRIVATE
+    GPULAB_LAB_NAME="lab04" GPULAB_VARIANT="student")
+  set_target_properties(lab04-sim-colmajor PROPERTIES OUTPUT_NAME lab04-sim-student
+    RUNTIME_OUTPUT_DIRECTORY "${_dir}/bin")
+  gpulab_target_warnings(lab04-sim-colmajor)
+  gpulab_sim_check_twin(lab04-sim-colmajor)
+  add_dependencies(lab04 lab04-sim-colmajor)
+  # The demo: the square product passes, the rectangular one fails with the cause.
+  add_test(NAME lab04-sim-colmajor-demo-diagnosis
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=${_dir}/bin/lab04-sim-student
+                   "-DARGS=--matmul-n;64" -DEXPECT_RC=1
+                   "-DEXPECT_REGEX=C \\(cublasSgemm against cblas_sgemm\\): all 4096 elements close.*rectangular: [0-9]+ of 30000 elements differ.*hint: C is what cublasSgemm\\(N, N, n, m, k, A, n, B, k, C, n\\) gives.*row-major vs column-major.*FAIL \\(sim backend, student\\)"
+                   -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+  # The grader: the rectangular check fails with the symptom and the cause,
+  # the square one and the mat-vec checks pass.
+  add_test(NAME lab04-sim-colmajor-grade-diagnosis
+           COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=lab04 -DMODE=labs
+                   "-DEXPECT_FAIL_REGEX=^C: [0-9]+ of 30000 elements differ; first at .* — C is what cublasSgemm\\(N, N, n, m, k, A, n, B, k, C, n\\) gives: .*row-major vs column-major"
+                   "-DEXPECT_FAIL_CHECKS=\\(300, 200\\) x \\(200, 100\\)"
+                   "-DEXPECT_PASS_CHECKS=C = A A, 512 x 512;^v1 one thread per row"
+                   -DBIN=${_dir}/bin -DWORKDIR=${_dir}/grade-test
+                   -P "${PROJECT_SOURCE_DIR}/cmake/CheckLabGrades.cmake")
+  set_tests_properties(lab04-sim-colmajor-demo-diagnosis lab04-sim-colmajor-grade-diagnosis
+                       PROPERTIES LABELS "lab04;sim" TIMEOUT 300)
+endif()
+
+# The likely causes of a wrong u or C (diagnose.h, shared by the demo and the
+# grader), from hand-made results: each known matmul slip recognised, nothing
+# claimed for a result that fits none, the mat-vec hints.
+add_executable(test-lab04-diagnose "${_lab04_tests}/test_diagnose.c")
+target_include_directories(test-lab04-diagnose PRIVATE
+  "${CMAKE_CURRENT_SOURCE_DIR}" "${PROJECT_SOURCE_DIR}/common/tests")
+target_link_libraries(test-lab04-diagnose PRIVATE m)
+set_target_properties(test-lab04-diagnose PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+gpulab_target_warnings(test-lab04-diagnose)
+add_test(NAME lab04-diagnose COMMAND test-lab04-diagnose)
+set_tests_properties(lab04-diagnose PROPERTIES LABELS "lab04;unit" TIMEOUT 60)
