@@ -8,14 +8,17 @@
 
 #include "report.h"
 
+#include <stdio.h>
+
 #define GRADE_DEFAULT_SEED 20261123ull
 
 typedef struct options {
     int student, solution;
     char backend[16]; /* auto, cuda, sim */
     unsigned long long seed;
-    char bin[4096];  /* where the lab programs are */
-    char self[4096]; /* this program */
+    char bin[4096];      /* where the lab programs are */
+    char self[4096];     /* this program */
+    char self_dir[4096]; /* where it is: gpulab-gpu-query is beside it */
     const char *lab;
     const char *json, *junit, *gradescope, *summary;
     double time_limit; /* overrides every check's, when > 0 */
@@ -23,9 +26,23 @@ typedef struct options {
     int jobs;
     const char *submission, *batch, *package;
     const char *source;    /* the kit's sources */
+    int has_solutions;     /* whether source has solutions/ (a student's kit has not) */
     const char *build_dir; /* --submission */
     const char *out;       /* --batch */
 } options;
+
+/* Parses the command line into o (defaults first; --help prints the usage
+ * and exits 0). Returns 0, or -1 after a message naming what is wrong. */
+int grade_parse_options(options *o, int argc, char **argv);
+/* The usage text, worded for a kit with or without reference solutions. */
+void grade_usage(FILE *f, int has_solutions);
+/* Whether the kit in source has reference solutions: an instructor's kit has
+ * solutions/, a student's (from make handout) has none. */
+int grade_kit_has_solutions(const char *source);
+/* The backend to grade on and why, into r->backend and r->backend_reason:
+ * as asked, or under auto cuda only when the kit's own device query
+ * (gpulab-gpu-query beside gpulab-grade) finds a usable GPU, else sim. */
+void grade_choose_backend(grade_report *r, const options *o);
 
 struct grade_lab;
 /* Whether to grade lab: the one named by --lab, else every lab but internal ones. */

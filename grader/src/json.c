@@ -278,20 +278,74 @@ char *grade_json_get_string(const grade_json_object *obj, const char *key)
     return decode(v, strlen(v));
 }
 
+int grade_utf8_decode(const char *s, unsigned *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    int n;
+    unsigned c, min;
+    if (u[0] < 0x80) {
+        *cp = u[0];
+        return u[0] ? 1 : 0;
+    }
+    if ((u[0] & 0xE0) == 0xC0)
+        n = 2, c = u[0] & 0x1Fu, min = 0x80;
+    else if ((u[0] & 0xF0) == 0xE0)
+        n = 3, c = u[0] & 0x0Fu, min = 0x800;
+    else if ((u[0] & 0xF8) == 0xF0)
+        n = 4, c = u[0] & 0x07u, min = 0x10000;
+    else
+        return 0; /* a continuation byte, or 0xF8 and above */
+    for (int k = 1; k < n; k++) {
+        if ((u[k] & 0xC0) != 0x80) /* also stops at the terminating NUL */
+            return 0;
+        c = (c << 6) | (u[k] & 0x3Fu);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0; /* overlong, beyond Unicode, or a surrogate */
+    *cp = c;
+    return n;
+}
+
+/* U+FFFD, the replacement character, in UTF-8. */
+static const char replacement[] = "\xEF\xBF\xBD";
+
+void grade_utf8_write(FILE *f, const char *s)
+{
+    while (*s) {
+        unsigned cp;
+        int n = grade_utf8_decode(s, &cp);
+        if (n == 0) {
+            fputs(replacement, f);
+            s++;
+        } else {
+            fwrite(s, 1, (size_t)n, f);
+            s += n;
+        }
+    }
+}
+
 void grade_json_write_string(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(f, "\\%c", *c);
-        else if (*c == '\n')
+    while (*s) {
+        unsigned cp;
+        int n = grade_utf8_decode(s, &cp);
+        if (n == 0) {
+            fputs(replacement, f); /* not UTF-8: a Latin-1 byte, a cut sequence */
+            s++;
+            continue;
+        }
+        if (cp == '"' || cp == '\\')
+            fprintf(f, "\\%c", (int)cp);
+        else if (cp == '\n')
             fputs("\\n", f);
-        else if (*c == '\t')
+        else if (cp == '\t')
             fputs("\\t", f);
-        else if (*c < 0x20)
-            fprintf(f, "\\u%04x", *c);
+        else if (cp < 0x20)
+            fprintf(f, "\\u%04x", cp);
         else
-            fputc(*c, f);
+            fwrite(s, 1, (size_t)n, f);
+        s += n;
     }
     fputc('"', f);
 }

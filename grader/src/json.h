@@ -30,7 +30,16 @@ const char *grade_json_get(const grade_json_object *obj, const char *key);
 /* The value of a string member, decoded (malloc'd), or NULL if missing or not a string. */
 char *grade_json_get_string(const grade_json_object *obj, const char *key);
 
-/* Writes s as a JSON string literal. */
+/* Writes s as a JSON string literal. Bytes that are not valid UTF-8 (a
+ * Latin-1 byte in a student's compile error, a sequence cut short) become
+ * U+FFFD, so the document is valid UTF-8 whatever s holds. */
 void grade_json_write_string(FILE *f, const char *s);
+
+/* The length (1 to 4) of the valid UTF-8 sequence s starts with, its code
+ * point in *cp; 0 when s starts with none (a stray or continuation byte, an
+ * overlong form, a surrogate, NUL). */
+int grade_utf8_decode(const char *s, unsigned *cp);
+/* Writes s with every byte that is not valid UTF-8 replaced by U+FFFD. */
+void grade_utf8_write(FILE *f, const char *s);
 
 #endif

@@ -9,7 +9,8 @@
  * What it grades: the programs built beside it (--labs, --solutions,
  * --compare), a student's copy of labs/ built out of tree (--submission), or
  * every submission in a folder (--batch). --package-gradescope writes a
- * Gradescope autograder bundle. See usage() and docs/grading.md.
+ * Gradescope autograder bundle. Options: options.c; the backend: backend.c;
+ * docs/grading.md.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
@@ -31,144 +32,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: gpulab-grade [--labs | --solutions | --compare] [OPTIONS]\n"
-            "       gpulab-grade --submission DIR [OPTIONS]\n"
-            "       gpulab-grade --batch DIR [--jobs N] [--out DIR] [OPTIONS]\n"
-            "       gpulab-grade --package-gradescope DIR [--seed N] [--backend B]\n"
-            "what is graded:\n"
-            "  --labs           the student programs built beside gpulab-grade (default)\n"
-            "  --solutions      the reference solutions; --compare both side by side\n"
-            "  --submission DIR a student's copy of labs/ (DIR holds 01_devices/ ...), built\n"
-            "                   out of tree against this kit, then graded\n"
-            "  --batch DIR      every submission folder in DIR (each a labs/ copy, or holding\n"
-            "                   one); one row per submission in OUT/grades.csv\n"
-            "options:\n"
-            "  --backend B      auto (cuda when a GPU is usable, else sim), cuda or sim\n"
-            "  --seed N         inputs from seed N (default: the public seed %llu); keep\n"
-            "                   a seed of your own for hidden tests\n"
-            "  --lab NAME       one lab only (lab01 ... lab05)\n"
-            "  --time-limit S   seconds of wall time for every run (default: per check)\n"
-            "  --bin DIR        where the lab programs are (default: beside gpulab-grade)\n"
-            "  --source DIR     the kit's sources, for --submission and --batch (default: %s)\n"
-            "  --build-dir DIR  where --submission builds (default: a fresh temporary one)\n"
-            "  --jobs N         --batch: submissions graded at a time (default %d)\n"
-            "  --out DIR        --batch: where grades.csv and each submission's report go\n"
-            "                   (default: ./grades)\n"
-            "  --json FILE, --junit FILE, --gradescope FILE   the report in those formats\n"
-            "  --summary FILE   one line per lab: lab, score, maximum (for scripts)\n"
-            "  --quiet          no progress display\n"
-            "exit status: 0 graded (whatever the scores), 2 bad usage or the grading could\n"
-            "not be done (a submission that does not configure, a report not written)\n",
-            GRADE_DEFAULT_SEED, GPULAB_SOURCE_DIR, grade_default_jobs());
-}
-
-int grade_default_jobs(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 2 ? (int)(n / 2) : 1;
-}
-
-static int parse(options *o, int argc, char **argv)
-{
-    memset(o, 0, sizeof(*o));
-    o->student = 1;
-    snprintf(o->backend, sizeof(o->backend), "auto");
-    o->seed = GRADE_DEFAULT_SEED;
-    o->jobs = grade_default_jobs();
-    o->source = GPULAB_SOURCE_DIR;
-    o->out = "grades";
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    self[n > 0 ? n : 0] = '\0';
-    snprintf(o->self, sizeof(o->self), "%s", n > 0 ? self : argv[0]);
-    char *slash = strrchr(self, '/');
-    if (slash)
-        *slash = '\0';
-    snprintf(o->bin, sizeof(o->bin), "%s", n > 0 ? self : ".");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end = NULL;
-        if (!strcmp(a, "--labs"))
-            o->student = 1, o->solution = 0;
-        else if (!strcmp(a, "--solutions"))
-            o->student = 0, o->solution = 1;
-        else if (!strcmp(a, "--compare"))
-            o->student = 1, o->solution = 1;
-        else if (!strcmp(a, "--quiet"))
-            o->quiet = 1;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            exit(0);
-        } else if (!v) {
-            fprintf(stderr, "gpulab-grade: %s needs a value, or is unknown\n", a);
-            return -1;
-        } else if (!strcmp(a, "--backend")) {
-            if (strcmp(v, "auto") && strcmp(v, "cuda") && strcmp(v, "sim")) {
-                fprintf(stderr, "gpulab-grade: --backend %s: expected auto, cuda or sim\n", v);
-                return -1;
-            }
-            snprintf(o->backend, sizeof(o->backend), "%s", argv[++i]);
-        } else if (!strcmp(a, "--seed")) {
-            errno = 0;
-            o->seed = strtoull(v, &end, 10);
-            if (errno || *end || *v == '-' || end == v) {
-                fprintf(stderr, "gpulab-grade: --seed %s: expected a whole number\n", v);
-                return -1;
-            }
-            i++;
-        } else if (!strcmp(a, "--jobs") || !strcmp(a, "--time-limit")) {
-            double x = strtod(v, &end);
-            if (*end || end == v || !(x > 0)) {
-                fprintf(stderr, "gpulab-grade: %s %s: expected a positive number\n", a, v);
-                return -1;
-            }
-            if (a[2] == 'j')
-                o->jobs = (int)x;
-            else
-                o->time_limit = x;
-            i++;
-        } else if (!strcmp(a, "--bin"))
-            snprintf(o->bin, sizeof(o->bin), "%s", argv[++i]);
-        else if (!strcmp(a, "--lab"))
-            o->lab = argv[++i];
-        else if (!strcmp(a, "--json"))
-            o->json = argv[++i];
-        else if (!strcmp(a, "--junit"))
-            o->junit = argv[++i];
-        else if (!strcmp(a, "--gradescope"))
-            o->gradescope = argv[++i];
-        else if (!strcmp(a, "--summary"))
-            o->summary = argv[++i];
-        else if (!strcmp(a, "--submission"))
-            o->submission = argv[++i];
-        else if (!strcmp(a, "--batch"))
-            o->batch = argv[++i];
-        else if (!strcmp(a, "--package-gradescope"))
-            o->package = argv[++i];
-        else if (!strcmp(a, "--source"))
-            o->source = argv[++i];
-        else if (!strcmp(a, "--build-dir"))
-            o->build_dir = argv[++i];
-        else if (!strcmp(a, "--out"))
-            o->out = argv[++i];
-        else {
-            fprintf(stderr, "gpulab-grade: unknown option %s\n", a);
-            return -1;
-        }
-    }
-    if (!!o->submission + !!o->batch + !!o->package > 1) {
-        fprintf(stderr, "gpulab-grade: --submission, --batch and --package-gradescope exclude "
-                        "each other\n");
-        return -1;
-    }
-    if (o->submission || o->batch)
-        o->student = 1, o->solution = 0;
-    return 0;
-}
 
 /* Output kept of each of stdout and stderr; a run that prints more fails its check. */
 #define GRADE_OUTPUT_KEPT (16 << 20)
@@ -336,39 +199,10 @@ remove_setup:
         fprintf(stderr, "gpulab-grade: could not remove %s\n", setup);
 }
 
-/* auto: cuda when its program runs (does not skip with 77), else sim. */
-static void choose_backend(char *backend, size_t len, const options *o, const grade_lab *lab)
-{
-    if (strcmp(o->backend, "auto") != 0) {
-        snprintf(backend, len, "%s", o->backend);
-        return;
-    }
-    char program[4300];
-    snprintf(program, sizeof(program), "%s/%s-cuda-solution", o->bin, lab->name);
-    if (access(program, X_OK) != 0)
-        snprintf(program, sizeof(program), "%s/%s-cuda-student", o->bin, lab->name);
-    snprintf(backend, len, "sim");
-    if (access(program, X_OK) != 0)
-        return;
-    const char *argv[] = { program, NULL };
-    grade_limits l = limits_for(o, &lab->checks[0], "cuda");
-    grade_run run;
-    lab_error err;
-    grade_run_program(&run, &err, argv, NULL, &l, NULL);
-    if (run.end == GRADE_EXITED && run.exit_status != 77)
-        snprintf(backend, len, "cuda");
-    grade_run_free(&run);
-}
-
 int grade_wanted(const options *o, const grade_lab *lab)
 {
     return o->lab ? strcmp(o->lab, lab->name) == 0 : !grade_lab_internal(lab);
 }
-
-/* Whether this kit was built with solutions/ (a student's handout has none). */
-#ifndef GPULAB_KIT_HAS_SOLUTIONS
-#define GPULAB_KIT_HAS_SOLUTIONS 0
-#endif
 
 /* Whether the lab's solution program is in o->bin for backend. */
 static int solution_built(const options *o, const char *backend, const grade_lab *lab)
@@ -378,15 +212,30 @@ static int solution_built(const options *o, const char *backend, const grade_lab
     return access(program, X_OK) == 0;
 }
 
+/* Whether to grade lab's solution program: asked for, and this kit has one.
+ * A student's kit has no solutions/: --compare grades the student's programs
+ * only, and the progress count leaves the solutions out. */
+static int grade_solution(const options *o, const char *backend, const grade_lab *lab)
+{
+    return o->solution && (o->has_solutions || !o->student || solution_built(o, backend, lab));
+}
+
 /* Grades the programs in o->bin into report; a lab whose program is missing
  * gets the build log's reason when build_log is given. */
 static void grade_programs(const options *o, grade_report *report, const char *build_log)
 {
-    int n_labs, total = 0, done = 0, quiet_about_solutions = 0;
+    int n_labs, total = 0, done = 0, without_solutions = 0;
     const grade_lab *labs_ = grade_labs(&n_labs);
-    for (int i = 0; i < n_labs; i++)
-        if (grade_wanted(o, &labs_[i]))
-            total += labs_[i].n_checks * (o->student + o->solution);
+    for (int i = 0; i < n_labs; i++) {
+        if (!grade_wanted(o, &labs_[i]))
+            continue;
+        int solution = grade_solution(o, report->backend, &labs_[i]);
+        total += labs_[i].n_checks * (o->student + solution);
+        without_solutions |= o->solution && !solution;
+    }
+    if (without_solutions && !o->quiet)
+        fprintf(stderr, "gpulab-grade: grading your programs, built from labs/; this kit has no "
+                        "reference solutions to grade beside them\n");
     double t0 = lab_wall_seconds();
     lab_progress *bar =
         o->quiet ? NULL
@@ -396,17 +245,9 @@ static void grade_programs(const options *o, grade_report *report, const char *b
         if (!grade_wanted(o, &labs_[i]))
             continue;
         for (int v = 0; v < 2; v++) {
-            if ((v == 0 && !o->solution) || (v == 1 && !o->student))
+            if ((v == 0 && !grade_solution(o, report->backend, &labs_[i])) ||
+                (v == 1 && !o->student))
                 continue;
-            if (v == 0 && o->student && !GPULAB_KIT_HAS_SOLUTIONS &&
-                !solution_built(o, report->backend, &labs_[i])) {
-                /* A student's kit has no solutions/: compare with nothing, say so once. */
-                if (!quiet_about_solutions++)
-                    fprintf(stderr, "gpulab-grade: no reference solutions in this build (a "
-                                    "student's kit has no solutions/): grading labs/ only\n");
-                done += labs_[i].n_checks;
-                continue;
-            }
             char built_why[400] = "";
             if (build_log)
                 grade_build_failure(build_log, labs_[i].name, labs_[i].dir, built_why,
@@ -496,8 +337,8 @@ int main(int argc, char **argv)
     grade_report report;
     char log[4400] = "", tmp_build[64] = "";
     int n_labs;
-    if (parse(&o, argc, argv) != 0) {
-        usage(stderr);
+    if (grade_parse_options(&o, argc, argv) != 0) {
+        grade_usage(stderr, grade_kit_has_solutions(o.source));
         return 2;
     }
     const grade_lab *labs_ = grade_labs(&n_labs);
@@ -517,11 +358,7 @@ int main(int argc, char **argv)
         return grade_batch(&o);
     memset(&report, 0, sizeof(report));
     report.seed = o.seed;
-    /* auto: the kit's own programs beside gpulab-grade say whether cuda runs here. */
-    int first = 0;
-    while (!grade_wanted(&o, &labs_[first]))
-        first++;
-    choose_backend(report.backend, sizeof(report.backend), &o, &labs_[first]);
+    grade_choose_backend(&report, &o);
     if (o.submission &&
         build_submission(&o, report.backend, log, sizeof(log), tmp_build, sizeof(tmp_build)) != 0)
         return 2;

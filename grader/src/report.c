@@ -80,6 +80,8 @@ void grade_report_table(FILE *f, const grade_report *r)
         int len = (int)strlen(r->results[i].check);
         w = len > w ? len : w;
     }
+    fprintf(f, "backend: %s%s%s%s\n", r->backend, r->backend_reason[0] ? " (" : "",
+            r->backend_reason, r->backend_reason[0] ? ")" : "");
     fprintf(f, "%-8s %-9s %-*s %9s %8s  %s\n", "lab", "variant", w, "check", "points", "time",
             "reason");
     for (size_t i = 0; i < r->n; i++) {
@@ -114,10 +116,9 @@ void grade_report_table(FILE *f, const grade_report *r)
             fprintf(f, "%-8s %-9s %-*s %4.0f/%-4.0f (%.0f%%)\n", "total", variants[v], w, "", s, m,
                     100.0 * s / m);
     }
-    fprintf(f, "backend: %s%s; isolation: %s; seed %llu; %.1f s\n", r->backend,
-            strcmp(r->backend, "sim") == 0 ? " (CPU simulator: times are CPU times)" : "",
-            r->isolation, r->seed, r->seconds);
-    fprintf(f, "times: the wall time of each run, measured by the grader's CPU clock\n");
+    fprintf(f, "isolation: %s; seed %llu; %.1f s in all\n", r->isolation, r->seed, r->seconds);
+    fprintf(f, "times: the wall time of each run, measured by the grader's CPU clock%s\n",
+            strcmp(r->backend, "sim") == 0 ? " (CPU simulator: times are CPU times)" : "");
 }
 
 int grade_report_json(const grade_report *r, const char *path)
@@ -127,6 +128,8 @@ int grade_report_json(const grade_report *r, const char *path)
         return -1;
     fprintf(f, "{\n  \"backend\": ");
     grade_json_write_string(f, r->backend);
+    fprintf(f, ",\n  \"backend_reason\": ");
+    grade_json_write_string(f, r->backend_reason);
     fprintf(f, ",\n  \"isolation\": ");
     grade_json_write_string(f, r->isolation);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"seconds\": %.3f,\n  \"results\": [", r->seed, r->seconds);
@@ -149,38 +152,67 @@ int grade_report_json(const grade_report *r, const char *path)
     return fclose(f);
 }
 
+/* Whether XML 1.0 allows code point c in a document. */
+static int xml_allowed(unsigned c)
+{
+    return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+           (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+/* s as XML character data or an attribute value: escaped, and every byte
+ * that is not UTF-8 or a character XML does not allow written as U+FFFD. */
 static void xml_text(FILE *f, const char *s)
 {
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '<')
+    while (*s) {
+        unsigned c;
+        int n = grade_utf8_decode(s, &c);
+        if (n == 0 || !xml_allowed(c))
+            fputs("\xEF\xBF\xBD", f);
+        else if (c == '<')
             fputs("&lt;", f);
-        else if (*c == '>')
+        else if (c == '>')
             fputs("&gt;", f);
-        else if (*c == '&')
+        else if (c == '&')
             fputs("&amp;", f);
-        else if (*c == '"')
+        else if (c == '"')
             fputs("&quot;", f);
-        else if (*c < 0x20 && *c != '\n' && *c != '\t')
-            fputc('?', f); /* not allowed in XML 1.0 */
+        else if (c == '\n' || c == '\t' || c == '\r')
+            fprintf(f, "&#%u;", c); /* kept as they are inside attribute values too */
         else
-            fputc(*c, f);
+            fwrite(s, 1, (size_t)n, f);
+        s += n ? n : 1;
     }
+}
+
+/* A check the grader itself could not run: an error in JUnit's terms. */
+static int grader_error(const grade_result *x)
+{
+    return !x->passed && strncmp(x->reason, "grader:", 7) == 0;
 }
 
 int grade_report_junit(const grade_report *r, const char *path)
 {
     FILE *f = fopen(path, "w");
-    size_t failures = 0;
+    size_t failures = 0, errors = 0;
     if (!f)
         return -1;
-    for (size_t i = 0; i < r->n; i++)
-        failures += !r->results[i].passed;
+    for (size_t i = 0; i < r->n; i++) {
+        errors += grader_error(&r->results[i]);
+        failures += !r->results[i].passed && !grader_error(&r->results[i]);
+    }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f, "<testsuites tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n", r->n, failures,
-            r->seconds);
+    fprintf(f, "<testsuites tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n", r->n,
+            failures, errors, r->seconds);
     fprintf(f, "  <testsuite name=\"gpulab-grade (");
     xml_text(f, r->backend);
-    fprintf(f, ")\" tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n", r->n, failures, r->seconds);
+    fprintf(f, ")\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" time=\"%.3f\">\n",
+            r->n, failures, errors, r->seconds);
+    fprintf(f, "    <properties>\n      <property name=\"backend\" value=\"");
+    xml_text(f, r->backend);
+    fprintf(f, "\"/>\n      <property name=\"backend_reason\" value=\"");
+    xml_text(f, r->backend_reason);
+    fprintf(f, "\"/>\n      <property name=\"seed\" value=\"%llu\"/>\n    </properties>\n",
+            r->seed);
     for (size_t i = 0; i < r->n; i++) {
         const grade_result *x = &r->results[i];
         fprintf(f, "    <testcase classname=\"");
@@ -194,9 +226,10 @@ int grade_report_junit(const grade_report *r, const char *path)
             fprintf(f, "/>\n");
             continue;
         }
-        fprintf(f, ">\n      <failure message=\"");
+        const char *kind = grader_error(x) ? "error" : "failure";
+        fprintf(f, ">\n      <%s message=\"", kind);
         xml_text(f, x->reason);
-        fprintf(f, "\">%g of %g points</failure>\n    </testcase>\n", x->points, x->max_points);
+        fprintf(f, "\">%g of %g points</%s>\n    </testcase>\n", x->points, x->max_points, kind);
     }
     fprintf(f, "  </testsuite>\n</testsuites>\n");
     return fclose(f);
@@ -212,9 +245,10 @@ int grade_report_gradescope(const grade_report *r, const char *variant, const ch
     grade_report_total(r, variant, &score, &max);
     fprintf(f, "{\n  \"score\": %g,\n  \"execution_time\": %.3f,\n  \"output\": ", score,
             r->seconds);
-    char head[512];
-    snprintf(head, sizeof(head), "Graded on the %s backend%s.", r->backend,
-             strcmp(r->backend, "sim") == 0 ? " (the CPU simulator; times are CPU times)" : "");
+    char head[1024];
+    snprintf(head, sizeof(head), "Graded on the %s backend%s%s%s.", r->backend,
+             strcmp(r->backend, "sim") == 0 ? " (the CPU simulator; times are CPU times)" : "",
+             r->backend_reason[0] ? ": " : "", r->backend_reason);
     grade_json_write_string(f, head);
     fprintf(f, ",\n  \"tests\": [");
     for (size_t i = 0; i < r->n; i++) {

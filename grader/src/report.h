@@ -22,8 +22,9 @@ typedef struct grade_result {
 typedef struct grade_report {
     grade_result *results;
     size_t n, cap;
-    char backend[16];    /* "sim" or "cuda" */
-    char isolation[256]; /* what the runs were under */
+    char backend[16];         /* "sim" or "cuda" */
+    char backend_reason[640]; /* why: "no usable GPU — ...", "asked for with --backend sim" */
+    char isolation[256];      /* what the runs were under */
     unsigned long long seed;
     double seconds; /* the whole grading */
 } grade_report;
@@ -41,9 +42,15 @@ void grade_report_lab_total(const grade_report *r, const char *variant, const ch
  * --batch reads back from each submission. */
 int grade_report_summary(const grade_report *r, const char *variant, const char *path);
 
-/* The table people read: one row per check, totals per variant. */
+/* The table people read: first the backend and why, then one row per check,
+ * totals per variant. */
 void grade_report_table(FILE *f, const grade_report *r);
-/* Each returns 0, or -1 with errno set when the file cannot be written. */
+/* Each returns 0, or -1 with errno set when the file cannot be written. The
+ * files are valid UTF-8 (JSON) and well-formed XML 1.0 whatever bytes a
+ * student's program or compiler put into a reason: what is not UTF-8, or not
+ * allowed in XML (control characters), becomes U+FFFD. In JUnit XML a check
+ * the grader itself could not run ("grader: ...") is an error, any other
+ * check not passed a failure. */
 int grade_report_json(const grade_report *r, const char *path);
 int grade_report_junit(const grade_report *r, const char *path);
 /* Gradescope's results.json for one variant (what a submission scored). */

@@ -6,7 +6,9 @@
  * hang, stderr_exit, wrong_fact (result.json's "n" is not the input's size),
  * abort, sleep (past the limit), forkbomb, bigalloc (64 GiB), bigfile (10 GiB),
  * chatty (1 GiB on stdout, then the right answer), snoop (looks for the
- * expected output anywhere it can reach and hands it in).
+ * expected output anywhere it can reach and hands it in), bytes (exits 1
+ * after printing bytes that are not UTF-8 and control bytes, as a student's
+ * program may).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lab/npy.h"
@@ -31,6 +33,10 @@ static void write_text(const char *path, const char *text)
 /* Misbehaviours that do not depend on the inputs; returns only if mode is none of them. */
 static void misbehave(const char *mode)
 {
+    if (!strcmp(mode, "bytes")) {
+        fprintf(stderr, "fake lab: caf\xe9 \x01\x1b[31m au revoir \xc3\n");
+        exit(1);
+    }
     if (!strcmp(mode, "abort"))
         abort();
     if (!strcmp(mode, "sleep"))

@@ -65,6 +65,8 @@ static grade_report sample(void)
     grade_report r;
     memset(&r, 0, sizeof(r));
     snprintf(r.backend, sizeof(r.backend), "sim");
+    snprintf(r.backend_reason, sizeof(r.backend_reason),
+             "no usable GPU \xe2\x80\x94 no NVIDIA driver is installed or loaded");
     snprintf(r.isolation, sizeof(r.isolation), "process group, rlimits");
     r.seed = 42;
     r.seconds = 1.5;
@@ -77,8 +79,29 @@ static grade_report sample(void)
                        0.1,
                        0,
                        "y: 5466 of 5466 differ; \"max\" err & <1>" };
+    /* What a student's compiler or program may print: a Latin-1 byte (0xE9),
+     * control bytes, a UTF-8 sequence cut short, an escape sequence. */
+    grade_result c = { "lab03",
+                       "student",
+                       "vector add, n = 1",
+                       0,
+                       4,
+                       0.1,
+                       0,
+                       "does not compile: caf\xe9.cu:3:1: error: stray '\x01' \x1b[31mred\x1b[0m "
+                       "\xc3" };
+    grade_result d = { "lab03",
+                       "student",
+                       "vector add, n = 2",
+                       0,
+                       4,
+                       0.0,
+                       0,
+                       "grader: cannot make the inputs: out of memory" };
     grade_report_add(&r, &a);
     grade_report_add(&r, &b);
+    grade_report_add(&r, &c);
+    grade_report_add(&r, &d);
     return r;
 }
 
@@ -106,13 +129,19 @@ static void test_reports(void)
     CHECK_NEAR(s, 10, 0);
     grade_report_total(&r, "student", &s, &m);
     CHECK_NEAR(s, 0, 0);
-    CHECK_NEAR(m, 10, 0);
+    CHECK_NEAR(m, 18, 0);
 
     snprintf(path, sizeof(path), "%s/report.json", dir);
     CHECK_EQ_INT(grade_report_json(&r, path), 0);
     char *text = slurp(path, &len);
     CHECK_EQ_INT(grade_json_parse_object(&o, text, len, why, sizeof(why)), 0);
     CHECK_STREQ(grade_json_get(&o, "seed"), "42");
+    CHECK_STREQ(grade_json_get(&o, "backend_reason"),
+                "\"no usable GPU \xe2\x80\x94 no NVIDIA driver is installed or loaded\"");
+    /* Not UTF-8 in, U+FFFD out; control bytes escaped. */
+    CHECK_CONTAINS(grade_json_get(&o, "results"), "caf\xef\xbf\xbd.cu");
+    CHECK_CONTAINS(grade_json_get(&o, "results"), "stray '\\u0001' \\u001b[31mred");
+    CHECK(strstr(text, "\xe9") == NULL && strstr(text, "\x01") == NULL);
     grade_json_free(&o);
 
     snprintf(path, sizeof(path), "%s/results.json", dir);
@@ -128,7 +157,12 @@ static void test_reports(void)
     snprintf(path, sizeof(path), "%s/report.xml", dir);
     CHECK_EQ_INT(grade_report_junit(&r, path), 0);
     text = slurp(path, &len);
-    CHECK_CONTAINS(text, "<testsuites tests=\"2\" failures=\"1\"");
+    CHECK_CONTAINS(text, "<testsuites tests=\"4\" failures=\"2\" errors=\"1\"");
+    CHECK_CONTAINS(text, "tests=\"4\" failures=\"2\" errors=\"1\" skipped=\"0\"");
+    CHECK_CONTAINS(text, "<error message=\"grader: cannot make the inputs");
+    CHECK_CONTAINS(text, "caf\xef\xbf\xbd.cu:3:1: error: stray '\xef\xbf\xbd' \xef\xbf\xbd[31mred");
+    CHECK(strstr(text, "\xe9") == NULL && strstr(text, "\x01") == NULL &&
+          strstr(text, "\x1b") == NULL);
     CHECK_CONTAINS(text, "name=\"vector add &lt;N=5466&gt;\"");
     CHECK_CONTAINS(text, "&quot;max&quot; err &amp; &lt;1&gt;");
 
@@ -139,6 +173,9 @@ static void test_reports(void)
     size_t n = fread(table, 1, sizeof(table) - 1, t);
     table[n] = '\0';
     fclose(t);
+    const char *first_line = "backend: sim (no usable GPU \xe2\x80\x94 no NVIDIA driver is "
+                             "installed or loaded)\nlab ";
+    CHECK(strncmp(table, first_line, strlen(first_line)) == 0);
     CHECK_CONTAINS(table, "total    solution");
     CHECK_CONTAINS(table, "(100%)");
     CHECK_CONTAINS(table, "CPU simulator: times are CPU times");
