@@ -2,6 +2,9 @@
  *
  *   DIR/setup.sh         Gradescope runs it once when it builds the image:
  *                        installs the packages, unpacks and builds the kit
+ *   DIR/ensure-cmake.sh  sourced by setup.sh: a CMake >= 3.25 first on PATH,
+ *                        PyPI's when the system's is older (Ubuntu 22.04
+ *                        has 3.22) or missing
  *   DIR/run_autograder   runs per submission: finds the student's files,
  *                        builds them against the kit, grades, and writes
  *                        /autograder/results/results.json
@@ -34,17 +37,71 @@ static int write_file(const char *dir, const char *name, const char *text, mode_
     return 0;
 }
 
+/* Sourced by setup.sh (and runnable alone, for testing with a stand-in
+ * cmake and python3 on PATH). */
+static const char ensure_cmake_sh[] =
+    "# ensure-cmake.sh: sourced by setup.sh. gpulab needs CMake >= 3.25;\n"
+    "# Gradescope's Ubuntu 22.04 image has 3.22 (Debian 11: 3.18). When the\n"
+    "# system's cmake is older or missing, PyPI's cmake package is installed\n"
+    "# with pip and put first on PATH; its folder is written to\n"
+    "# $GPULAB_CMAKE_PATH_FILE for run_autograder. Written by\n"
+    "# gpulab-grade --package-gradescope.\n"
+    "gpulab_cmake_min=3.25\n"
+    "# The version of the cmake on PATH, or nothing; never fails (setup.sh runs\n"
+    "# under set -euo pipefail).\n"
+    "gpulab_cmake_version() {\n"
+    "  command -v cmake >/dev/null 2>&1 || return 0\n"
+    "  cmake --version 2>/dev/null | sed -n 's/^cmake version \\([0-9][0-9.]*\\).*/\\1/p' | "
+    "head -1 || true\n"
+    "}\n"
+    "gpulab_cmake_ok() {\n"
+    "  local v\n"
+    "  v=$(gpulab_cmake_version)\n"
+    "  [ -n \"$v\" ] && [ \"$(printf '%s\\n%s\\n' \"$gpulab_cmake_min\" \"$v\" | sort -V | head "
+    "-1)\" = \"$gpulab_cmake_min\" ]\n"
+    "}\n"
+    "if gpulab_cmake_ok; then\n"
+    "  echo \"ensure-cmake.sh: cmake $(gpulab_cmake_version) is new enough\"\n"
+    "else\n"
+    "  gpulab_found=$(gpulab_cmake_version)\n"
+    "  echo \"ensure-cmake.sh: gpulab needs CMake >= $gpulab_cmake_min, the system has \"\\\n"
+    "\"${gpulab_found:-none}: installing PyPI's cmake\"\n"
+    "  if ! python3 -m pip --version >/dev/null 2>&1; then\n"
+    "    apt-get update -qq\n"
+    "    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "
+    "python3-pip\n"
+    "  fi\n"
+    "  # Newer pips refuse the system's Python without --break-system-packages.\n"
+    "  python3 -m pip install --quiet 'cmake>=3.25' ||\n"
+    "    python3 -m pip install --quiet --break-system-packages 'cmake>=3.25'\n"
+    "  gpulab_cmake_bin=$(python3 -c 'import cmake; print(cmake.CMAKE_BIN_DIR)')\n"
+    "  export PATH=\"$gpulab_cmake_bin:$PATH\"\n"
+    "  hash -r\n"
+    "  if ! gpulab_cmake_ok; then\n"
+    "    echo \"ensure-cmake.sh: still no CMake >= $gpulab_cmake_min after pip install\" >&2\n"
+    "    exit 1\n"
+    "  fi\n"
+    "  echo \"ensure-cmake.sh: using $gpulab_cmake_bin/cmake ($(gpulab_cmake_version))\"\n"
+    "  if [ -n \"${GPULAB_CMAKE_PATH_FILE:-}\" ]; then\n"
+    "    echo \"$gpulab_cmake_bin\" > \"$GPULAB_CMAKE_PATH_FILE\"\n"
+    "  fi\n"
+    "fi\n";
+
 /* %s: the cuda option (no GPU on Gradescope: the simulator only, unless asked). */
 static const char setup_sh_fmt[] =
     "#!/usr/bin/env bash\n"
     "# Gradescope runs this once, as root, when it builds the autograder image:\n"
-    "# the packages gpulab needs, then the kit built once, so that grading a\n"
-    "# submission compiles only the student's files. Written by\n"
-    "# gpulab-grade --package-gradescope.\n"
+    "# a CMake new enough, the packages gpulab needs, then the kit built once,\n"
+    "# so that grading a submission compiles only the student's files. Written\n"
+    "# by gpulab-grade --package-gradescope.\n"
     "set -euo pipefail\n"
     "cd /autograder/source\n"
     "rm -rf gpulab-handout\n"
     "tar xzf gpulab.tar.gz\n"
+    "export GPULAB_CMAKE_PATH_FILE=/autograder/source/cmake-bin-dir\n"
+    "rm -f \"$GPULAB_CMAKE_PATH_FILE\"\n"
+    "# shellcheck source=ensure-cmake.sh\n"
+    ". /autograder/source/ensure-cmake.sh\n"
     "gpulab-handout/cmake/deps.sh install\n"
     "cmake -S gpulab-handout -B /autograder/build -DGPULAB_DOCS=OFF -DBUILD_TESTING=OFF%s\n"
     "cmake --build /autograder/build -j \"$(nproc)\"\n";
@@ -65,6 +122,10 @@ static const char run_autograder_fmt[] =
     "kit=$root/source/gpulab-handout\n"
     "sub=$root/submission\n"
     "results=$root/results/results.json\n"
+    "# The CMake setup.sh installed, when the system's was too old.\n"
+    "if [ -s \"$root/source/cmake-bin-dir\" ]; then\n"
+    "  PATH=\"$(cat \"$root/source/cmake-bin-dir\"):$PATH\"\n"
+    "fi\n"
     "mkdir -p \"$root/results\"\n"
     "if [ -d \"$sub/labs\" ]; then\n"
     "  sub=\"$sub/labs\"\n"
@@ -156,14 +217,15 @@ int grade_package_gradescope(const options *o)
     snprintf(setup, len, setup_sh_fmt,
              strcmp(o->backend, "cuda") == 0 ? " -DGPULAB_CUDA=ON" : " -DGPULAB_CUDA=OFF");
     int bad = write_file(out, "setup.sh", setup, 0755) ||
+              write_file(out, "ensure-cmake.sh", ensure_cmake_sh, 0644) ||
               write_file(out, "run_autograder", run, 0755) ||
               write_file(out, "README.txt", readme_txt, 0644);
     free(run);
     free(setup);
     if (bad)
         return 2;
-    printf("gpulab-grade: the Gradescope autograder is in %s (setup.sh, run_autograder, "
-           "gpulab.tar.gz);\nzip its contents and upload the zip: cd %s && zip -r "
+    printf("gpulab-grade: the Gradescope autograder is in %s (setup.sh, ensure-cmake.sh, "
+           "run_autograder, gpulab.tar.gz);\nzip its contents and upload the zip: cd %s && zip -r "
            "../autograder.zip .\n",
            out, out);
     return 0;
