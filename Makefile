@@ -1,16 +1,19 @@
 # gpulab — the short commands. Everything here is a thin layer over CMake and
 # CTest; see README.md and CONTRIBUTING.md.
 #
-#   make grade      install what is missing, build, and grade labs/ and solutions/
-#                   side by side on the best backend here (a table at the end);
+#   make grade      install what is missing, build, and grade your labs/ on the
+#                   best backend here (a table at the end);
 #                   make grade LAB=lab03: build and grade one lab only
-#   make lab03      build one lab's programs (every backend and variant)
+#   make lab03      build one lab's programs (every backend and variant); a
+#                   program whose sources fail to compile is removed, never
+#                   left behind to run old code
 #   make            configure and build everything (build/)
-#   make test       install what is missing, build with warnings as errors,
-#                   run the whole CTest suite, build the docs
+#   make test       install what is missing, build (warnings are errors in the
+#                   kit's code, never in your lab files), run the kit's CTest
+#                   suite, build the docs; your own labs: their demos and make grade
 #   make docs       the Doxygen documentation (build/docs/html/index.html)
 #   make bench-sim  how fast the CPU simulator runs kernels, on one core
-#   make handout    build/gpulab-handout.tar.gz: the students' kit, without solutions
+#   make handout    build/gpulab-handout.tar.gz: the kit as students get it
 #   make data-cifar10  download the CIFAR-10 binary archive for lab 05, check its
 #                   MD5 and unpack it (CIFAR10_DIR=DIR, default ~/.cache/gpulab/cifar10)
 #   make deps       install the Debian/Ubuntu packages gpulab needs

@@ -6,6 +6,7 @@
 #                [LABELS <label>...]           extra CTest labels
 #                [DEMO_TEST]                   register the demo run of each program as a test
 #                [STUDENT_DEMO_FAILS]          ... and expect the untouched starter's demo to fail
+#                                              (in the instructor's kit only: see below)
 #                [LABS_ROOT <dir>]             default ${PROJECT_SOURCE_DIR}/labs
 #                [SOLUTIONS_ROOT <dir>])       default ${PROJECT_SOURCE_DIR}/solutions
 #
@@ -30,7 +31,20 @@
 # variant is built.
 #
 # Demo tests are labelled <name>, <backend>, <variant> and "demo", and skip
-# (exit 77) where the backend has no usable device.
+# (exit 77) where the backend has no usable device. The starter's demo test
+# (STUDENT_DEMO_FAILS) expects the untouched starter to fail, so it is
+# registered only where the lab has its solution (the instructor's kit) and
+# no submission is built: in a student's kit labs/ is the student's work,
+# finished or not, and no test may depend on how far it has got.
+#
+# Two rules keep a student's build honest:
+#   - GPULAB_WERROR never applies to the student's own programs (the student
+#     variant where the kit has no solutions/<folder>, or a submission): a
+#     warning is shown, but it does not stop `make labNN`. In the instructor's
+#     kit the starters are the kit's code, and warnings in them are errors.
+#   - A program whose sources (or the headers beside them) changed is deleted
+#     before anything is compiled (the target <target>-stale-guard), so a
+#     failed compile leaves no program behind, never the last good one.
 function(gpulab_add_lab name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "DEMO_TEST;STUDENT_DEMO_FAILS"
                         "DIR;LABS_ROOT;SOLUTIONS_ROOT" "HARNESS;STUDENT;LIBRARIES;LABELS")
@@ -104,20 +118,32 @@ function(gpulab_add_lab name)
       target_link_libraries(${target} PRIVATE gpulab_common_${backend} ${arg_LIBRARIES})
       target_compile_definitions(${target} PRIVATE
         GPULAB_LAB_NAME="${name}" GPULAB_VARIANT="${variant}")
-      gpulab_target_warnings(${target})
+      if(variant STREQUAL "student" AND (GPULAB_SUBMISSION_DIR OR NOT "solution" IN_LIST variants))
+        gpulab_target_warnings(${target} NO_WERROR) # the student's own code
+      else()
+        gpulab_target_warnings(${target})
+      endif()
+      gpulab_lab_stale_guard(${target} DIRS "${student_dir}" "${lab_dir}" FILES ${files})
       add_dependencies(${name} ${target})
       if(variant STREQUAL "student")
         add_dependencies(${name}-grading ${target})
       endif()
       if(backend STREQUAL "sim")
         gpulab_sim_check_twin(${target})
+        if(TARGET ${target}.check)
+          add_dependencies(${target}.check ${target}-stale-guard)
+        endif()
         add_dependencies(${name} ${target}.check)
         if(variant STREQUAL "student")
           add_dependencies(${name}-grading ${target}.check)
         endif()
       endif()
 
-      if(arg_DEMO_TEST AND (variant STREQUAL "solution" OR arg_STUDENT_DEMO_FAILS))
+      set(starter_demo_test OFF)
+      if(arg_STUDENT_DEMO_FAILS AND "solution" IN_LIST variants AND NOT GPULAB_SUBMISSION_DIR)
+        set(starter_demo_test ON)
+      endif()
+      if(arg_DEMO_TEST AND (variant STREQUAL "solution" OR starter_demo_test))
         add_test(NAME ${target}-demo COMMAND ${target})
         set_tests_properties(${target}-demo PROPERTIES
           SKIP_RETURN_CODE 77
@@ -130,4 +156,39 @@ function(gpulab_add_lab name)
       endif()
     endforeach()
   endforeach()
+endfunction()
+
+# gpulab_lab_stale_guard(<target> DIRS <dir>... FILES <file>...)
+#
+# Deletes <target>'s program and its check twin whenever one of FILES or a
+# header (*.h, *.cuh) in one of DIRS is newer than the last build, before
+# anything of <target> is compiled. A compile or link error then leaves no
+# program at all in build/bin, never the previous one running old code under
+# the new name. Nothing is deleted when nothing changed, so a build with no
+# edits stays a no-op.
+function(gpulab_lab_stale_guard target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "DIRS;FILES")
+  set(deps ${arg_FILES})
+  foreach(dir IN LISTS arg_DIRS)
+    if(IS_DIRECTORY "${dir}")
+      file(GLOB headers "${dir}/*.h" "${dir}/*.cuh")
+      list(APPEND deps ${headers})
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES deps)
+  get_target_property(out_dir ${target} RUNTIME_OUTPUT_DIRECTORY)
+  if(NOT out_dir)
+    set(out_dir "${CMAKE_CURRENT_BINARY_DIR}")
+  endif()
+  set(program "${out_dir}/${target}${CMAKE_EXECUTABLE_SUFFIX}")
+  set(stamp "${CMAKE_CURRENT_BINARY_DIR}/gpulab-stale-guard/${target}.stamp")
+  file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/gpulab-stale-guard")
+  add_custom_command(OUTPUT "${stamp}"
+    COMMAND "${CMAKE_COMMAND}" -E rm -f "${program}" "${program}.check"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+    DEPENDS ${deps}
+    COMMENT "${target}: sources changed; the old program is removed before the build"
+    VERBATIM)
+  add_custom_target(${target}-stale-guard DEPENDS "${stamp}")
+  add_dependencies(${target} ${target}-stale-guard)
 endfunction()

@@ -15,8 +15,12 @@
 #   - every path listed in grader/instructor-only.txt, one per line, relative
 #     to the repository root; a path ending in "/" is a folder and leaves out
 #     everything under it; blank lines and lines starting with # are ignored.
-# The archive is listed afterwards, and the script fails if anything left out
-# is in it.
+# Markdown files (*.md) are worded for the student: a part between the lines
+# `<!-- instructor -->` and `<!-- /instructor -->` (or between the two markers
+# within one line) is for whoever has solutions/, and is cut from the
+# archive's copy, markers included. An unclosed, nested or stray marker stops
+# the script with the file and line. The archive is listed afterwards, and the
+# script fails if anything left out is in it.
 cmake_minimum_required(VERSION 3.25)
 
 if(NOT DEFINED SOURCE_DIR)
@@ -96,6 +100,74 @@ function(handout_excluded path out)
   set(${out} ${hit} PARENT_SCOPE)
 endfunction()
 
+# ---- instructor-only parts of Markdown files -------------------------------------
+set(instructor_open "<!-- instructor -->")
+set(instructor_close "<!-- /instructor -->")
+string(LENGTH "${instructor_open}" instructor_open_len)
+string(LENGTH "${instructor_close}" instructor_close_len)
+
+# The line of <text> that offset <at> is on (1-based).
+function(handout_line_of text at out)
+  string(SUBSTRING "${text}" 0 ${at} before)
+  string(REGEX MATCHALL "\n" newlines "${before}")
+  list(LENGTH newlines n)
+  math(EXPR n "${n} + 1")
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()
+
+# Cuts the instructor-only parts out of the Markdown file <file> (shown as
+# <path> in messages). A part whose markers stand alone on their lines goes
+# with those lines; within a line only the span goes.
+function(handout_strip_instructor file path)
+  file(READ "${file}" original)
+  set(text "${original}")
+  set(kept "")
+  set(consumed 0) # offset of ${text} in ${original}
+  set(cut 0)
+  while(1)
+    string(FIND "${text}" "${instructor_open}" open_at)
+    string(FIND "${text}" "${instructor_close}" close_at)
+    if(open_at EQUAL -1 AND close_at EQUAL -1)
+      break()
+    endif()
+    if(open_at EQUAL -1 OR (NOT close_at EQUAL -1 AND close_at LESS open_at))
+      math(EXPR at "${consumed} + ${close_at}")
+      handout_line_of("${original}" ${at} line)
+      message(FATAL_ERROR "handout: ${path}:${line}: ${instructor_close} without an "
+                          "${instructor_open} before it")
+    endif()
+    math(EXPR at "${consumed} + ${open_at}")
+    handout_line_of("${original}" ${at} line)
+    if(close_at EQUAL -1)
+      message(FATAL_ERROR "handout: ${path}:${line}: ${instructor_open} is never closed "
+                          "(end the instructor-only part with ${instructor_close})")
+    endif()
+    math(EXPR inner_at "${open_at} + ${instructor_open_len}")
+    math(EXPR inner_len "${close_at} - ${inner_at}")
+    string(SUBSTRING "${text}" ${inner_at} ${inner_len} inner)
+    string(FIND "${inner}" "${instructor_open}" nested)
+    if(NOT nested EQUAL -1)
+      message(FATAL_ERROR "handout: ${path}:${line}: an ${instructor_open} part holds another "
+                          "${instructor_open}; they do not nest")
+    endif()
+    string(SUBSTRING "${text}" 0 ${open_at} before)
+    math(EXPR after_at "${close_at} + ${instructor_close_len}")
+    string(SUBSTRING "${text}" ${after_at} -1 after)
+    if((before STREQUAL "" OR before MATCHES "\n$") AND after MATCHES "^\n")
+      string(SUBSTRING "${after}" 1 -1 after) # a block: its lines go
+      math(EXPR after_at "${after_at} + 1")
+    endif()
+    string(APPEND kept "${before}")
+    set(text "${after}")
+    math(EXPR consumed "${consumed} + ${after_at}")
+    math(EXPR cut "${cut} + 1")
+  endwhile()
+  if(cut GREATER 0)
+    string(APPEND kept "${text}")
+    file(WRITE "${file}" "${kept}")
+  endif()
+endfunction()
+
 # ---- stage and archive -------------------------------------------------------------
 get_filename_component(out_dir "${OUTPUT}" DIRECTORY)
 set(stage "${OUTPUT}.stage")
@@ -116,6 +188,9 @@ foreach(path IN LISTS files)
   endif()
   get_filename_component(dir "${path}" DIRECTORY)
   file(COPY "${SOURCE_DIR}/${path}" DESTINATION "${stage}/${top}/${dir}")
+  if(path MATCHES "\\.md$" AND NOT IS_SYMLINK "${SOURCE_DIR}/${path}")
+    handout_strip_instructor("${stage}/${top}/${path}" "${path}")
+  endif()
   math(EXPR kept "${kept} + 1")
 endforeach()
 if(vanished)
