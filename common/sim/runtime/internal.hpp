@@ -80,14 +80,17 @@ size_t arena_bytes(int d);
 bool stream_device(cudaStream_t s, int *d);
 // Queues fn on stream s (in order with the stream's other work, and with the
 // legacy default stream's semantics); returns at once. fn runs on the device's
-// executor thread; it returns the error it met (cudaSuccess normally).
-// A queued op is skipped when its device has a sticky error.
+// executor thread; it returns the error it met (cudaSuccess normally). That
+// error becomes the device's sticky error when the host synchronizes with the
+// op (stream_sync, device_sync, an event or a query), never earlier; ops
+// queued after it are skipped.
 cudaError_t enqueue(cudaStream_t s, const char *what, std::function<cudaError_t()> fn);
-// Waits until everything queued on s so far has run.
+// Waits until everything queued on s so far has run; returns the sticky error.
 cudaError_t stream_sync(cudaStream_t s);
-// Waits until everything queued on device d so far has run.
+// Waits until everything queued on device d so far has run; returns the sticky error.
 cudaError_t device_sync(int d);
-// Destroys every stream and event of device d (cudaDeviceReset).
+// Destroys every stream and event of device d and forgets the error its work
+// raised (cudaDeviceReset, after device_sync).
 void destroy_streams(int d);
 
 // ---------------------------------------------------------------------------

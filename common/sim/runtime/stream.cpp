@@ -6,6 +6,14 @@
 // default stream its synchronization with every other stream; streams do not
 // overlap each other (CUDA allows but never promises that). The host returns
 // as soon as the operation is queued, as with a GPU.
+//
+// An error that work raises while it runs (a kernel's illegal address, a
+// failed assert, a barrier error) is held by the executor, and becomes the
+// device's sticky error only when the host synchronizes with that work
+// (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, a
+// blocking copy, a query that finds the work done). Which call sees it first
+// is then fixed by the program, never by how fast the executor ran. Work
+// queued after the failed op is skipped, as on a GPU whose context is lost.
 #include "internal.hpp"
 
 #include <condition_variable>
@@ -43,13 +51,17 @@ struct op {
 };
 
 struct executor {
+    int device = 0;
     std::mutex m;
     std::condition_variable work, done;
     std::deque<op> queue;
     uint64_t next_seq = 1;
     uint64_t done_seq = 0;
+    // The first error an op raised, and that op's sequence number: the host
+    // sees it once it synchronizes with that op (see publish).
+    cudaError_t raised = cudaSuccess;
+    uint64_t raised_seq = 0;
     CUstream_st default_stream{};
-    bool started = false;
 };
 
 // Never destroyed: executor threads may outlive static destruction at exit.
@@ -75,13 +87,20 @@ void run_executor(int d, executor *x)
             o = std::move(x->queue.front());
             x->queue.pop_front();
         }
-        if (sticky(d) == cudaSuccess) {
-            cudaError_t e = o.fn();
-            if (e != cudaSuccess)
-                set_sticky(d, e);
+        bool failed;
+        {
+            std::lock_guard<std::mutex> lock(x->m);
+            failed = x->raised != cudaSuccess;
         }
+        cudaError_t e = cudaSuccess;
+        if (!failed && sticky(d) == cudaSuccess)
+            e = o.fn();
         o.fn = nullptr; // release captured state before announcing completion
         std::lock_guard<std::mutex> lock(x->m);
+        if (e != cudaSuccess && x->raised == cudaSuccess) {
+            x->raised = e;
+            x->raised_seq = o.seq;
+        }
         x->done_seq = o.seq;
         x->done.notify_all();
     }
@@ -93,6 +112,7 @@ executor *exec(int d)
     std::lock_guard<std::mutex> lock(start_mutex);
     if (!executors[d]) {
         executor *x = new executor;
+        x->device = d;
         x->default_stream.device = d;
         executors[d] = x;
         std::thread(run_executor, d, x).detach();
@@ -117,10 +137,28 @@ bool resolve(cudaStream_t s, CUstream_st **out)
     return true;
 }
 
+// Waits until op seq has run. Publishes nothing: for waits of the executor
+// itself (cudaStreamWaitEvent), which the host does not see.
 void wait_for(executor *x, uint64_t seq)
 {
     std::unique_lock<std::mutex> lock(x->m);
     x->done.wait(lock, [x, seq] { return x->done_seq >= seq; });
+}
+
+// The host has seen ops up to seq finish: an error one of them raised becomes
+// the device's sticky error now. Called with x->m held.
+void publish(executor *x, uint64_t seq)
+{
+    if (x->raised != cudaSuccess && x->raised_seq <= seq)
+        set_sticky(x->device, x->raised);
+}
+
+// The host waits until op seq has run, and sees what it raised.
+void sync_to(executor *x, uint64_t seq)
+{
+    std::unique_lock<std::mutex> lock(x->m);
+    x->done.wait(lock, [x, seq] { return x->done_seq >= seq; });
+    publish(x, seq);
 }
 
 bool event_valid(cudaEvent_t e)
@@ -172,7 +210,7 @@ cudaError_t stream_sync(cudaStream_t s)
         std::lock_guard<std::mutex> lock(x->m);
         seq = st->last_seq;
     }
-    wait_for(x, seq);
+    sync_to(x, seq);
     return sticky(st->device);
 }
 
@@ -186,12 +224,18 @@ cudaError_t device_sync(int d)
         std::lock_guard<std::mutex> lock(x->m);
         seq = x->next_seq - 1;
     }
-    wait_for(x, seq);
+    sync_to(x, seq);
     return sticky(d);
 }
 
 void destroy_streams(int d)
 {
+    if (valid_device(d)) {
+        executor *x = exec(d);
+        std::lock_guard<std::mutex> lock(x->m);
+        x->raised = cudaSuccess;
+        x->raised_seq = 0;
+    }
     std::lock_guard<std::mutex> lock(registry_mutex);
     for (auto it = streams.begin(); it != streams.end();) {
         if ((*it)->device == d) {
@@ -281,7 +325,10 @@ cudaError_t cudaStreamQuery(cudaStream_t s)
         return record(cudaErrorInvalidResourceHandle);
     executor *x = exec(st->device);
     std::lock_guard<std::mutex> lock(x->m);
-    return x->done_seq >= st->last_seq ? sticky(st->device) : cudaErrorNotReady;
+    if (x->done_seq < st->last_seq)
+        return cudaErrorNotReady;
+    publish(x, st->last_seq); // seen finished: what it raised shows now
+    return record(sticky(st->device));
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pe, unsigned int flags)
@@ -343,9 +390,14 @@ cudaError_t cudaEventQuery(cudaEvent_t ev)
         return e;
     if (!event_valid(ev))
         return record(cudaErrorInvalidResourceHandle);
-    if (ev->seq == 0 || completed(ev->device) >= ev->seq)
+    if (ev->seq == 0)
         return cudaSuccess;
-    return cudaErrorNotReady;
+    executor *x = exec(ev->device);
+    std::lock_guard<std::mutex> lock(x->m);
+    if (x->done_seq < ev->seq)
+        return cudaErrorNotReady;
+    publish(x, ev->seq); // seen finished: what the work before it raised shows now
+    return record(sticky(ev->device));
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t ev)
@@ -357,7 +409,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t ev)
     if (!event_valid(ev))
         return record(cudaErrorInvalidResourceHandle);
     if (ev->seq)
-        wait_for(exec(ev->device), ev->seq);
+        sync_to(exec(ev->device), ev->seq);
     return record(sticky(ev->device));
 }
 
