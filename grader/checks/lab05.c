@@ -8,10 +8,16 @@
  * starts near ln 10 = 2.30) and at least 20% accuracy on those images (twice
  * chance; the CPU trainer reaches 27-60% over seeds), every step's loss
  * within 0.05 of the CPU trainer's. Iris: every epoch's loss within 1e-4 +
- * 1e-3|cpu| of the CPU's, and >= 95% training accuracy after 100 epochs. */
+ * 1e-3|cpu| of the CPU's, and >= 95% training accuracy after 100 epochs.
+ *
+ * A wrong step's reason is its first difference from the loss backwards
+ * followed by where the gradient went wrong (labs/05_training/diagnose.h),
+ * as the demo says it; under memcheck, a clean run with wrong results says
+ * that memcheck found nothing before it. */
 #include "labs.h"
 
 #include "data.h"
+#include "diagnose.h"
 #include "net.h"
 
 #include "lab/rng.h"
@@ -37,22 +43,137 @@ static void *copy_of(const float *src, size_t n)
     return p;
 }
 
+/* What the judge of a task 1 check needs: the CPU trainer's loss, gradients
+ * and parameters after Adam, and which of them the check grades. */
+typedef struct step_ctx {
+    l5_net net;
+    float loss;
+    float *grads, *params; /* n_params each */
+    int grads_check;       /* 1: the loss and every gradient; 0: every parameter after Adam */
+    int memcheck;          /* the run was under memcheck, which found nothing */
+} step_ctx;
+
+static void step_ctx_free(void *p)
+{
+    step_ctx *x = p;
+    free(x->grads);
+    free(x->params);
+    free(x);
+}
+
+/* <outdir>/<prefix><tensor>.npy against want (not owned); 1 when it matches,
+ * else 0 with the usual reason in why. */
+static int judge_tensor(const char *outdir, const char *prefix, const l5_tensor *t,
+                        const float *want, double atol, double rtol, char *why, size_t len)
+{
+    grade_output o;
+    char path[4300];
+    memset(&o, 0, sizeof(o));
+    snprintf(o.name, sizeof(o.name), "%s%s", prefix, t->name);
+    o.expected.dtype = LAB_DTYPE_F32;
+    o.expected.ndim = t->ndim;
+    o.expected.count = t->count;
+    for (int d = 0; d < t->ndim; d++)
+        o.expected.shape[d] = (size_t)t->shape[d];
+    o.expected.data = (void *)want;
+    o.atol = atol;
+    o.rtol = rtol;
+    snprintf(path, sizeof(path), "%s/%s.npy", outdir, o.name);
+    return grade_judge_output(path, &o, why, len);
+}
+
+/*
+ * The loss and every gradient (or every parameter after Adam) against the
+ * CPU trainer's. A wrong step is explained as the demo explains it
+ * (labs/05_training/diagnose.h): the reason is the first difference from the
+ * loss backwards, not conv.0's, followed by where the gradient went wrong;
+ * under memcheck, that memcheck found nothing comes first.
+ */
+static int judge_step(const grade_case *c, const grade_json_object *result, const char *outdir,
+                      const char *out, const char *err, char *why, size_t len)
+{
+    const step_ctx *x = c->ctx;
+    const l5_net *net = &x->net;
+    char first[512] = "", cause[700], one[512];
+    int grad_ok[L5_MAX_TENSORS], all = 1;
+    (void)result;
+    (void)out;
+    (void)err;
+    l5_tensor loss_t = { "loss", 1, { 1, 0, 0, 0 }, 0, 1, 1 };
+    int loss_ok = judge_tensor(outdir, "", &loss_t, &x->loss, L5_TOL_LOSS_ATOL, L5_TOL_LOSS_RTOL,
+                               first, sizeof(first));
+    all = loss_ok;
+    /* The gradients, from the loss backwards: the first that differs is
+     * the one to report. The parameters' check looks at them too (a graded
+     * run writes both), to tell a wrong gradient from a wrong Adam step. */
+    for (int i = net->n_tensors - 1; i >= 0; i--) {
+        const l5_tensor *t = &net->tensor[i];
+        grad_ok[i] = judge_tensor(outdir, "grad_", t, x->grads + t->offset, L5_TOL_GRAD_ATOL,
+                                  L5_TOL_GRAD_RTOL, one, sizeof(one));
+        if (!grad_ok[i] && all && x->grads_check)
+            snprintf(first, sizeof(first), "%s", one);
+        all = all && grad_ok[i];
+    }
+    if (!x->grads_check) {
+        int params_ok = 1;
+        for (int i = net->n_tensors - 1; i >= 0; i--) {
+            const l5_tensor *t = &net->tensor[i];
+            if (!judge_tensor(outdir, "param_", t, x->params + t->offset, L5_TOL_PARAM_ATOL,
+                              L5_TOL_PARAM_RTOL, one, sizeof(one)) &&
+                params_ok) {
+                snprintf(first, sizeof(first), "%s", one);
+                params_ok = 0;
+            }
+        }
+        if (params_ok)
+            return 1;
+        if (all)
+            snprintf(cause, sizeof(cause),
+                     "the loss and every gradient are right, so the Adam step is not: adam_kernel "
+                     "in kernels.cu (or model_to_host in to_device.cu copying the parameters "
+                     "back)");
+        else {
+            char d[600];
+            l5_diagnose_grads(net, loss_ok, grad_ok, d, sizeof(d));
+            snprintf(cause, sizeof(cause), "the gradients are already wrong: %s", d);
+        }
+    } else {
+        if (all)
+            return 1;
+        l5_diagnose_grads(net, loss_ok, grad_ok, cause, sizeof(cause));
+    }
+    snprintf(why, len, "%s%.200s — %s",
+             x->memcheck ? "memcheck found no bad access, but the step's results differ from the "
+                           "CPU's: "
+                         : "",
+             first, cause);
+    return 0;
+}
+
 /* Task 1 for a batch of B: inputs, and what the CPU trainer computes. With
- * grads, expects loss and every gradient; otherwise every parameter after
- * Adam. */
+ * grads, the check grades the loss and every gradient; otherwise every
+ * parameter after Adam. The judge compares them (judge_step). */
 static int prepare_step(grade_case *c, const grade_env *env, int B, int grads, char *why,
                         size_t len)
 {
-    l5_net net;
     l5_cpu cpu;
     lab_rng rng;
     int rc = -1;
-    l5_net_cnn(&net);
+    step_ctx *s = calloc(1, sizeof(*s));
+    if (!s) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    c->ctx = s;
+    c->ctx_free = step_ctx_free;
+    c->judge = judge_step;
+    l5_net_cnn(&s->net);
+    const l5_net *net = &s->net;
     size_t nx = (size_t)B * 3 * 32 * 32, xshape[4] = { (size_t)B, 3, 32, 32 };
-    size_t yshape[1] = { (size_t)B }, pshape[1] = { net.n_params }, one = 1;
+    size_t yshape[1] = { (size_t)B }, pshape[1] = { net->n_params };
     float *x = malloc(sizeof(float) * nx);
     int *y = malloc(sizeof(int) * (size_t)B);
-    if (!x || !y || l5_cpu_create(&cpu, &net, B, NULL, env->seed, 1e-3, why, len)) {
+    if (!x || !y || l5_cpu_create(&cpu, net, B, NULL, env->seed, 1e-3, why, len)) {
         snprintf(why, len, "out of memory");
         goto free_xy;
     }
@@ -65,27 +186,19 @@ static int prepare_step(grade_case *c, const grade_env *env, int B, int grads, c
         grade_write_input(env, "x", LAB_DTYPE_F32, 4, xshape, x, why, len) ||
         grade_write_input(env, "y", LAB_DTYPE_I32, 1, yshape, y, why, len))
         goto free_cpu;
-    float loss = l5_cpu_forward(&cpu, x, y, B, NULL);
+    s->loss = l5_cpu_forward(&cpu, x, y, B, NULL);
     l5_cpu_backward(&cpu, B);
     l5_cpu_adam(&cpu);
-    rc = 0;
-    if (grads)
-        rc = grade_expect_output(c, "loss", LAB_DTYPE_F32, 1, &one, copy_of(&loss, 1),
-                                 L5_TOL_LOSS_ATOL, L5_TOL_LOSS_RTOL, why, len);
-    for (int i = 0; i < net.n_tensors && rc == 0; i++) {
-        const l5_tensor *t = &net.tensor[i];
-        size_t shape[4];
-        char name[64];
-        for (int d = 0; d < t->ndim; d++)
-            shape[d] = (size_t)t->shape[d];
-        snprintf(name, sizeof(name), "%s_%s", grads ? "grad" : "param", t->name);
-        rc = grade_expect_output(c, name, LAB_DTYPE_F32, t->ndim, shape,
-                                 copy_of((grads ? cpu.grads : cpu.params) + t->offset, t->count),
-                                 grads ? L5_TOL_GRAD_ATOL : L5_TOL_PARAM_ATOL,
-                                 grads ? L5_TOL_GRAD_RTOL : L5_TOL_PARAM_RTOL, why, len);
+    s->grads = copy_of(cpu.grads, net->n_params);
+    s->params = copy_of(cpu.params, net->n_params);
+    s->grads_check = grads;
+    if (!s->grads || !s->params) {
+        snprintf(why, len, "out of memory");
+        goto free_cpu;
     }
     grade_expect_fact_string(c, "backend", env->backend, "the backend the program ran on");
     grade_expect_fact_int(c, "batch", B, NULL);
+    rc = 0;
 free_cpu:
     l5_cpu_destroy(&cpu);
 free_xy:
@@ -104,10 +217,16 @@ static int step_params(grade_case *c, const grade_env *env, char *why, size_t le
     return prepare_step(c, env, 16, 0, why, len);
 }
 
+/* The memcheck run also grades the gradients: a reason says which part
+ * failed (a memcheck report is the reason on its own; a clean run with
+ * wrong results says memcheck found nothing first). */
 static int step_memcheck(grade_case *c, const grade_env *env, char *why, size_t len)
 {
     c->memcheck = 1;
-    return prepare_step(c, env, 2, 1, why, len);
+    int rc = prepare_step(c, env, 2, 1, why, len);
+    if (rc == 0) /* memcheck runs on the sim backend only */
+        ((step_ctx *)c->ctx)->memcheck = strcmp(env->backend, "sim") == 0;
+    return rc;
 }
 
 /* Task 2: the CPU trainer's losses for the same images, batches and start. */
@@ -199,7 +318,7 @@ free_y:
 static const grade_check checks[] = {
     { "one step (batch 16): the loss and every gradient", 30, 120, step_grads },
     { "one step (batch 16): every parameter after Adam", 20, 120, step_params },
-    { "one step under memcheck (batch 2): no bad access", 10, 120, step_memcheck },
+    { "one step under memcheck (batch 2): no bad access, right gradients", 10, 120, step_memcheck },
     { "50 steps on the synthetic set: the loss falls, >= 20% accuracy", 20, 300, train_synthetic },
     { "iris MLP, 100 epochs: losses as the CPU's, >= 95% accuracy", 20, 120, iris },
 };

@@ -286,7 +286,11 @@ static void sample_backward(const l5_cpu *c, int b, float *grads, float *scratch
     for (int i = c->n_sample - 1; i >= 0; i--) {
         const l5_layer *l = &net->layer[i];
         size_t in = l5_layer_in_size(l), out = l5_layer_out_size(l);
-        float *dx = i == 0 ? NULL : dy == buf[0] ? buf[1] : buf[0];
+        /* Into the batch's dact[i] when it is kept (l5_cpu_keep_layer_grads). */
+        float *dx = i == 0         ? NULL
+                    : c->dact[i]   ? c->dact[i] + b * in
+                    : dy == buf[0] ? buf[1]
+                                   : buf[0];
         switch (l->kind) {
         case L5_CONV:
             conv_backward(c, l, c->act[i] + b * in, dy, dx, grads, conv);
@@ -301,7 +305,10 @@ static void sample_backward(const l5_cpu *c, int b, float *grads, float *scratch
             break;
         case L5_FLATTEN:
         case L5_LINEAR:
-            dx = dy; /* the same numbers */
+            if (dx && c->dact[i])
+                memcpy(dx, dy, sizeof(float) * out);
+            else
+                dx = dy; /* the same numbers */
             break;
         }
         dy = dx;
@@ -553,6 +560,16 @@ void l5_cpu_backward(l5_cpu *c, int B)
                 c->grads[j] += c->slice_grads[s * c->n_sample_params + j];
     }
     blas_restore(blas_threads);
+}
+
+int l5_cpu_keep_layer_grads(l5_cpu *c)
+{
+    int failed = 0;
+    for (int i = 1; i < c->n_sample; i++)
+        if (!c->dact[i])
+            c->dact[i] =
+                alloc_floats((size_t)c->max_batch * l5_layer_in_size(&c->net->layer[i]), &failed);
+    return failed ? -1 : 0;
 }
 
 void l5_cpu_adam(l5_cpu *c)

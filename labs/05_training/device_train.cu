@@ -431,6 +431,22 @@ float l5_gpu_step(l5_gpu *g, const float *h_x, const int *h_y, int B, int *corre
     return loss;
 }
 
+void l5_gpu_get_layers(l5_gpu *g, int B, float *const *h_act, float *const *h_dact)
+{
+    const l5_net *net = g->net;
+    check_batch(g, B);
+    LAB_CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i <= net->n_layers; i++) {
+        size_t n = (size_t)B * (i < net->n_layers ? l5_layer_in_size(&net->layer[i])
+                                                  : l5_layer_out_size(&net->layer[i - 1]));
+        if (h_act && h_act[i])
+            LAB_CHECK(cudaMemcpy(h_act[i], g->d_act[i], sizeof(float) * n, cudaMemcpyDeviceToHost));
+        if (i > 0 && h_dact && h_dact[i])
+            LAB_CHECK(
+                cudaMemcpy(h_dact[i], g->d_dact[i], sizeof(float) * n, cudaMemcpyDeviceToHost));
+    }
+}
+
 void l5_gpu_get(l5_gpu *g, float *h_params, float *h_grads)
 {
     LAB_CHECK(cudaDeviceSynchronize());

@@ -43,6 +43,12 @@ float l5_gpu_step(l5_gpu *g, const float *h_x, const int *h_y, int B, int *corre
 float l5_gpu_forward_backward(l5_gpu *g, const float *h_x, const int *h_y, int B, int *correct);
 /* ... and Adam's update with the gradients on the device. */
 void l5_gpu_adam(l5_gpu *g);
+/* After l5_gpu_forward_backward for B samples: every layer's input
+ * (h_act[i], i = 0 .. n_layers, the last the logits) and the gradient of the
+ * loss with respect to it (h_dact[i], i = 1 .. n_layers) back to the host,
+ * for comparing the step layer by layer (diagnose.h). Each buffer holds B
+ * times that layer's size; NULL entries are skipped. */
+void l5_gpu_get_layers(l5_gpu *g, int B, float *const *h_act, float *const *h_dact);
 /* Parameters and (h_grads not NULL) gradients back to the host (model_to_host). */
 void l5_gpu_get(l5_gpu *g, float *h_params, float *h_grads);
 /* Correct predictions over n samples, forward passes in batches of max_batch. */

@@ -145,7 +145,8 @@ typedef struct l5_cpu {
     size_t n_sample_params; /* their parameters: the first n_sample_params of the flat vector */
     float *params, *grads, *m, *v;  /* n_params each */
     float *act[L5_MAX_LAYERS + 1];  /* act[i]: input of layer i, act[n_layers]: logits */
-    float *dact[L5_MAX_LAYERS + 1]; /* gradients of act, for i >= n_sample only */
+    float *dact[L5_MAX_LAYERS + 1]; /* gradients of act, for i >= n_sample only (all i >= 1
+                                       after l5_cpu_keep_layer_grads) */
     int *argmax[L5_MAX_LAYERS]; /* maxpool: index of each output's maximum in its sample's input */
     float *slice_grads;         /* L5_CPU_SLICES x n_sample_params */
     float *scratch;             /* per thread: two layer gradients, then a conv's work space */
@@ -171,6 +172,11 @@ float l5_cpu_forward(l5_cpu *c, const float *x, const int *y, int B, int *correc
 /* Backward pass after l5_cpu_forward: c->grads (overwritten, as after
  * zero_grad). */
 void l5_cpu_backward(l5_cpu *c, int B);
+/* Keeps the gradient at every layer's input in c->dact[i], i >= 1, from the
+ * next l5_cpu_backward on (the per-sample layers' otherwise live in scratch
+ * only): for comparing a step layer by layer (diagnose.h). Returns 0, or -1
+ * when memory runs out. */
+int l5_cpu_keep_layer_grads(l5_cpu *c);
 /* One Adam step over all parameters with c->grads. */
 void l5_cpu_adam(l5_cpu *c);
 /* forward + backward + adam; returns the loss. */
