@@ -34,7 +34,7 @@ static const char *what_is_graded(int has_solutions)
 void grade_usage(FILE *f, int has_solutions)
 {
     fprintf(f,
-            "usage: gpulab-grade [--labs | --solutions | --compare] [OPTIONS]\n"
+            "usage: gpulab-grade [--labs | %s--compare] [OPTIONS]\n"
             "       gpulab-grade --submission DIR [OPTIONS]\n"
             "       gpulab-grade --batch DIR [--jobs N] [--out DIR] [OPTIONS]\n"
             "       gpulab-grade --package-gradescope DIR [--seed N] [--backend B]\n"
@@ -63,8 +63,8 @@ void grade_usage(FILE *f, int has_solutions)
             "  --quiet          no progress display\n"
             "exit status: 0 graded (whatever the scores), 2 bad usage or the grading could\n"
             "not be done (a submission that does not configure, a report not written)\n",
-            what_is_graded(has_solutions), GRADE_DEFAULT_SEED, GPULAB_SOURCE_DIR,
-            grade_default_jobs());
+            has_solutions ? "--solutions | " : "", what_is_graded(has_solutions),
+            GRADE_DEFAULT_SEED, GPULAB_SOURCE_DIR, grade_default_jobs());
 }
 
 int grade_default_jobs(void)

@@ -9,8 +9,8 @@ Usage:
       sample with a Latin-1 byte and control bytes in a reason, and checks them
   check_reports.py --files REPORT.json REPORT.xml RESULTS.json NEEDLE
       checks reports gpulab-grade wrote; NEEDLE must appear in a reason of
-      each (as text, with U+FFFD where the program printed bytes that are
-      not UTF-8)"""
+      each, with U+FFFD where the program or compiler printed bytes that are
+      not UTF-8"""
 import json
 import os
 import subprocess
@@ -86,15 +86,21 @@ def sample(prog, scratch):
     assert not any(ord(c) < 0x20 for c in message), repr(message)
 
 
+def replaced(text, needle):
+    """Whether text holds needle and a U+FFFD where bytes were replaced."""
+    return needle in text and REPLACEMENT in text
+
+
 def files(report_json, report_xml, results_json, needle):
     report = check_json(report_json)
     reasons = [r["reason"] for r in report["results"]]
-    assert any(needle in r for r in reasons), (needle, reasons)
+    assert any(replaced(r, needle) for r in reasons), (needle, reasons)
     gs = check_gradescope(results_json)
-    assert any(needle in t["output"] for t in gs["tests"]), gs["tests"]
+    assert any(replaced(t["output"], needle) for t in gs["tests"]), gs["tests"]
     root = check_junit(report_xml)
     messages = [n.get("message") for n in root.iter() if n.tag in ("failure", "error")]
-    assert any(needle in m for m in messages), messages
+    assert any(replaced(m, needle) for m in messages), messages
+    assert not any(ord(c) < 0x20 and c not in "\t\n\r" for m in messages for c in m), messages
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # submissions made from the fixture's solution (full marks), its starter
 # (zero), one that does not compile, one that lacks the file, and one that
 # holds a labs/ folder, graded in one batch; then one submission graded alone
-# (the compile error must be its reason), and a Gradescope bundle written.
+# (the compile error must be its reason), one whose compile error holds a
+# Latin-1 byte (every report must parse), and a Gradescope bundle written.
 #   cmake -DGRADE=<gpulab-grade> -DSOURCE=<repo> -DWORKDIR=<scratch> -P check_submissions.cmake
 file(REMOVE_RECURSE "${WORKDIR}")
 set(subs "${WORKDIR}/submissions")
@@ -58,6 +59,24 @@ foreach(case IN ITEMS "broken;does not compile: 00_fixture/scale.cu:[0-9]+:[0-9]
   endif()
 endforeach()
 message(STATUS "submission: reasons as expected")
+
+# ---- a compile error that is not UTF-8 ----------------------------------------------
+# A Latin-1 byte (0xE9) and a control byte in the line the compiler quotes:
+# every report must still parse, with U+FFFD in their place.
+if(PYTHON)
+  string(ASCII 233 latin1_e)
+  string(ASCII 1 control)
+  file(READ "${fixture}/solutions/00_fixture/scale.cu" text)
+  file(WRITE "${WORKDIR}/latin1/00_fixture/scale.cu"
+       "#error caf${latin1_e} ${control} (a Latin-1 byte)\n${text}")
+  run("${GRADE}" --submission "${WORKDIR}/latin1" --lab fixture --backend sim --quiet
+      --source "${SOURCE}" --build-dir "${WORKDIR}/build" --json "${WORKDIR}/latin1.json"
+      --junit "${WORKDIR}/latin1.xml" --gradescope "${WORKDIR}/latin1-gradescope.json")
+  run("${PYTHON}" "${CMAKE_CURRENT_LIST_DIR}/check_reports.py" --files "${WORKDIR}/latin1.json"
+      "${WORKDIR}/latin1.xml" "${WORKDIR}/latin1-gradescope.json"
+      "does not compile: 00_fixture/scale.cu:1:")
+  message(STATUS "submission: a compile error with a Latin-1 byte; every report parses")
+endif()
 
 # ---- the Gradescope bundle -------------------------------------------------------------
 run("${GRADE}" --package-gradescope "${WORKDIR}/gradescope" --seed 4242 --source "${SOURCE}")
