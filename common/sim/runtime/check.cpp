@@ -160,23 +160,28 @@ device_shadow *shadow_for(uintptr_t a)
     return nullptr;
 }
 
+// Marks [a, a + n) written (on) or not. Kernels on the workers and copies on
+// the executors mark neighbouring bytes at the same time, so a shadow byte
+// shared with bytes outside the range is updated atomically; shadow bytes
+// wholly inside it belong to this range alone.
 void set_init(device_shadow *s, uintptr_t a, size_t n, bool on)
 {
-    size_t first = a - s->base;
-    if ((first & 7) + n <= 8) { // one shadow byte: the usual access
-        uint8_t mask = (uint8_t)(((1u << n) - 1u) << (first & 7));
-        if (on)
-            s->init[first >> 3] |= mask;
-        else
-            s->init[first >> 3] &= (uint8_t)~mask;
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t off = a + i - s->base;
-        if (on)
-            s->init[off >> 3] |= (uint8_t)(1u << (off & 7));
-        else
-            s->init[off >> 3] &= (uint8_t) ~(1u << (off & 7));
+    size_t bit = a - s->base, end = bit + n;
+    while (bit < end) {
+        uint8_t *byte = &s->init[bit >> 3];
+        size_t lo = bit & 7, hi = lo + (end - bit) < 8 ? lo + (end - bit) : 8;
+        if (lo == 0 && hi == 8 && end - bit >= 16) {
+            size_t whole = (end - bit) >> 3;
+            memset(byte, on ? 0xff : 0, whole);
+            bit += whole << 3;
+            continue;
+        }
+        uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1u) << lo);
+        if (!on)
+            __atomic_fetch_and(byte, (uint8_t)~mask, __ATOMIC_RELAXED);
+        else if ((__atomic_load_n(byte, __ATOMIC_RELAXED) & mask) != mask)
+            __atomic_fetch_or(byte, mask, __ATOMIC_RELAXED);
+        bit += hi - lo;
     }
 }
 
@@ -588,11 +593,14 @@ __attribute__((constructor)) void start_check_mode()
         want |= CHECK_STATS;
     if (!want)
         return;
-    if (!instrumented) {
-        char self[4096];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 8);
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 8);
+    self[n > 0 ? n : 0] = '\0';
+    // A twin whose program has no kernel code (host code only: nothing was
+    // instrumented) still checks what the runtime sees: API errors and leaks.
+    bool twin_itself = n > 6 && strcmp(self + n - 6, ".check") == 0;
+    if (!instrumented && !twin_itself) {
         if (n > 0) {
-            self[n] = '\0';
             std::string twin = std::string(self) + ".check";
             if (access(twin.c_str(), X_OK) == 0) {
                 std::vector<char *> argv;

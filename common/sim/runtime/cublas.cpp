@@ -22,6 +22,7 @@
 
 #include <cublas_v2.h>
 
+#include "check.hpp"
 #include "internal.hpp"
 
 // A handle: the device current at cublasCreate, the stream its work goes to
@@ -189,6 +190,29 @@ cublasStatus_t queue(const call &c, std::function<void()> work)
     return e == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
+// What a routine's work wrote, for initcheck: a kernel reading a cuBLAS
+// result reads initialized memory. Called by the queued work, after the write.
+template <typename T>
+void written_matrix(const T *p, long long rows, long long cols, long long ld)
+{
+    if (!(gpulab_sim::check_tools() & gpulab_sim::CHECK_INIT) || rows <= 0 || cols <= 0)
+        return;
+    if (ld == rows) {
+        gpulab_sim::check_mark_init(p, (size_t)(rows * cols) * sizeof(T));
+        return;
+    }
+    for (long long j = 0; j < cols; j++)
+        gpulab_sim::check_mark_init(p + j * ld, (size_t)rows * sizeof(T));
+}
+
+// The n entries of a vector spaced inc apart (a negative inc walks it from the
+// far end: the same entries).
+template <typename T>
+void written_vector(const T *p, long long n, long long inc)
+{
+    written_matrix(p, 1, n, inc < 0 ? -inc : inc);
+}
+
 // Whether host code may not read or write p: device memory other than managed.
 bool device_only(const void *p)
 {
@@ -247,7 +271,10 @@ cublasStatus_t deliver(const call &c, R *result, std::function<R()> compute)
         st = device_operands(c, { operand{ "result", result, 0, sizeof(R), true } });
         if (st != CUBLAS_STATUS_SUCCESS)
             return st;
-        return queue(c, [result, compute]() { *result = compute(); });
+        return queue(c, [result, compute]() {
+            *result = compute();
+            written_vector(result, 1, 1);
+        });
     }
     st = host_pointer(c, "result", result);
     if (st != CUBLAS_STATUS_SUCCESS)
@@ -347,6 +374,7 @@ cublasStatus_t gemv(cublasHandle_t h, const char *fn, cublasOperation_t t, int m
         if (beta_now == 0)
             zero_matrix(y, 1, ylen, incy < 0 ? -incy : incy);
         blas_gemv(t, m, n, a.get(), A, lda, x, incx, beta_now, y, incy);
+        written_vector(y, ylen, incy);
     });
 }
 
@@ -391,6 +419,7 @@ cublasStatus_t gemm(cublasHandle_t h, const char *fn, const gemm_shape &g, const
             if (beta_now == 0)
                 zero_matrix(C + i * sc, g.m, g.n, g.ldc);
             blas_gemm(g, alpha_now, A + i * sa, B + i * sb, beta_now, C + i * sc);
+            written_matrix(C + i * sc, g.m, g.n, g.ldc);
         }
     });
 }
@@ -662,7 +691,10 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t handle, int n, const float *alpha, 
         st = load_scalar(c, "alpha", alpha, &a);
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
-    return queue(c, [=]() { cblas_sscal(n, a.get(), x, incx); });
+    return queue(c, [=]() {
+        cblas_sscal(n, a.get(), x, incx);
+        written_vector(x, n, incx);
+    });
 }
 
 cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha, const float *x,
@@ -682,7 +714,10 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha, 
         st = load_scalar(c, "alpha", alpha, &a);
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
-    return queue(c, [=]() { cblas_saxpy(n, a.get(), x, incx, y, incy); });
+    return queue(c, [=]() {
+        cblas_saxpy(n, a.get(), x, incx, y, incy);
+        written_vector(y, n, incy);
+    });
 }
 
 cublasStatus_t cublasScopy_v2(cublasHandle_t handle, int n, const float *x, int incx, float *y,
@@ -697,7 +732,10 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t handle, int n, const float *x, int 
                                      { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
-    return queue(c, [=]() { cblas_scopy(n, x, incx, y, incy); });
+    return queue(c, [=]() {
+        cblas_scopy(n, x, incx, y, incy);
+        written_vector(y, n, incy);
+    });
 }
 
 cublasStatus_t cublasSswap_v2(cublasHandle_t handle, int n, float *x, int incx, float *y, int incy)
@@ -711,7 +749,11 @@ cublasStatus_t cublasSswap_v2(cublasHandle_t handle, int n, float *x, int incx, 
                                      { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
-    return queue(c, [=]() { cblas_sswap(n, x, incx, y, incy); });
+    return queue(c, [=]() {
+        cblas_sswap(n, x, incx, y, incy);
+        written_vector(x, n, incx);
+        written_vector(y, n, incy);
+    });
 }
 
 // ---------------------------------------------------------------------------
