@@ -112,6 +112,82 @@ static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, i
     *minGridSize = best_blocks * sms;
     return cudaSuccess;
 }
+template <class T>
+static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    return cudaMallocPitch((void **)devPtr, pitch, width, height);
+}
 #endif /* __cplusplus */
+
+/*
+ * Where each device allocation is made. Check mode names the cudaMalloc call
+ * of a leaked allocation (file, line and function), as compute-sanitizer's
+ * saved host backtrace does, so these three calls are macros that pass the
+ * caller's place on. Only a call written as a call is affected: &cudaMalloc,
+ * (cudaMalloc)(...) and cudaMalloc<float>(...) name the functions themselves.
+ *   C:   (gpulab_sim_alloc_site(place), cudaMalloc(args))
+ *   C++: cudaMalloc(gpulab_sim_site{place}, args), which also works after ::
+ *        and keeps the typed overloads above.
+ * memory.cpp, which implements the functions, defines GPULAB_SIM_NO_ALLOC_SITES.
+ */
+#ifndef GPULAB_SIM_NO_ALLOC_SITES
+#ifdef __cplusplus
+struct gpulab_sim_site {
+    const char *file;
+    int line;
+    const char *function;
+};
+static inline cudaError_t cudaMalloc(gpulab_sim_site at, void **devPtr, size_t size)
+{
+    gpulab_sim_alloc_site(at.file, at.line, at.function);
+    return cudaMalloc(devPtr, size);
+}
+template <class T>
+static inline cudaError_t cudaMalloc(gpulab_sim_site at, T **devPtr, size_t size)
+{
+    gpulab_sim_alloc_site(at.file, at.line, at.function);
+    return cudaMalloc((void **)devPtr, size);
+}
+static inline cudaError_t cudaMallocManaged(gpulab_sim_site at, void **devPtr, size_t size,
+                                            unsigned int flags = cudaMemAttachGlobal)
+{
+    gpulab_sim_alloc_site(at.file, at.line, at.function);
+    return cudaMallocManaged(devPtr, size, flags);
+}
+template <class T>
+static inline cudaError_t cudaMallocManaged(gpulab_sim_site at, T **devPtr, size_t size,
+                                            unsigned int flags = cudaMemAttachGlobal)
+{
+    gpulab_sim_alloc_site(at.file, at.line, at.function);
+    return cudaMallocManaged((void **)devPtr, size, flags);
+}
+static inline cudaError_t cudaMallocPitch(gpulab_sim_site at, void **devPtr, size_t *pitch,
+                                          size_t width, size_t height)
+{
+    gpulab_sim_alloc_site(at.file, at.line, at.function);
+    return cudaMallocPitch(devPtr, pitch, width, height);
+}
+template <class T>
+static inline cudaError_t cudaMallocPitch(gpulab_sim_site at, T **devPtr, size_t *pitch,
+                                          size_t width, size_t height)
+{
+    gpulab_sim_alloc_site(at.file, at.line, at.function);
+    return cudaMallocPitch((void **)devPtr, pitch, width, height);
+}
+#define GPULAB_SIM_HERE                                                                            \
+    gpulab_sim_site                                                                                \
+    {                                                                                              \
+        __FILE__, __LINE__, __builtin_FUNCTION()                                                   \
+    }
+#define cudaMalloc(...) cudaMalloc(GPULAB_SIM_HERE, __VA_ARGS__)
+#define cudaMallocManaged(...) cudaMallocManaged(GPULAB_SIM_HERE, __VA_ARGS__)
+#define cudaMallocPitch(...) cudaMallocPitch(GPULAB_SIM_HERE, __VA_ARGS__)
+#else
+#define GPULAB_SIM_HERE gpulab_sim_alloc_site(__FILE__, __LINE__, __func__)
+#define cudaMalloc(...) (GPULAB_SIM_HERE, cudaMalloc(__VA_ARGS__))
+#define cudaMallocManaged(...) (GPULAB_SIM_HERE, cudaMallocManaged(__VA_ARGS__))
+#define cudaMallocPitch(...) (GPULAB_SIM_HERE, cudaMallocPitch(__VA_ARGS__))
+#endif
+#endif /* GPULAB_SIM_NO_ALLOC_SITES */
 
 #endif /* GPULAB_SIM_CUDA_RUNTIME_H */

@@ -70,6 +70,11 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 cudaError_t cudaMallocManaged(void **devPtr, size_t size,
                               unsigned int flags GPULAB_SIM_DV(cudaMemAttachGlobal));
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+/* The simulator's own: where the next device allocation of this host thread
+ * is made (file, line and function of the cudaMalloc call), for check mode's
+ * leak reports. cuda_runtime.h's cudaMalloc, cudaMallocManaged and
+ * cudaMallocPitch macros pass it; a program never calls it itself. */
+void gpulab_sim_alloc_site(const char *file, int line, const char *function);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream GPULAB_SIM_DV(0));

@@ -122,7 +122,9 @@ struct alloc_rec {
     size_t size;
     bool freed;
     bool managed;
+    int device;
     const char *api;
+    alloc_site site;
 };
 
 // Allocation records by id, in a table that never moves (so kernels read it
@@ -549,24 +551,57 @@ inline void check_access(const void *p, size_t size, bool write, uintptr_t pc, b
                 "is a host pointer: host memory is not accessible from a kernel");
 }
 
-void summary()
+// The leak check (memcheck), at exit with the program's exit status. Memory
+// still allocated is reported with the place of its cudaMalloc call, unless
+// the program could not have freed it:
+// - it exited with a nonzero status: it stopped early, on an error it met or
+//   a check that failed, and the buffers it (or the kit's harness around it)
+//   frees on the way out of a normal run are still allocated. A leak shows in
+//   a run that ends with status 0.
+// - its device has a sticky error: from then on even cudaFree fails.
+void leak_check(int status)
 {
-    if (tools & CHECK_MEM) {
-        std::lock_guard<std::mutex> lock(alloc_mutex);
-        size_t bytes = 0, count = 0;
-        for (uint32_t i = 1; i < alloc_count.load(); i++) {
-            const alloc_rec &r = alloc_table[i];
-            if (!r.size || r.freed)
-                continue;
-            check_line("Leaked %zu bytes at 0x%lx allocated by %s", r.size, (unsigned long)r.base,
-                       r.api);
-            bytes += r.size;
-            count++;
-            error_count++;
+    std::lock_guard<std::mutex> lock(alloc_mutex);
+    size_t bytes = 0, count = 0, kept_bytes[17] = {}, kept[17] = {};
+    for (uint32_t i = 1; i < alloc_count.load(); i++) {
+        const alloc_rec &r = alloc_table[i];
+        if (!r.size || r.freed)
+            continue;
+        if (status != 0 || sticky(r.device) != cudaSuccess) {
+            int d = status != 0 || r.device < 0 || r.device >= 16 ? 16 : r.device;
+            kept_bytes[d] += r.size;
+            kept[d]++;
+            continue;
         }
-        if (count)
-            check_line("LEAK SUMMARY: %zu bytes leaked in %zu allocations", bytes, count);
+        check_line("Leaked %zu bytes at 0x%lx allocated by %s", r.size, (unsigned long)r.base,
+                   r.api);
+        if (r.site.file)
+            check_line("    at %s in %s:%d",
+                       r.site.function && *r.site.function ? r.site.function : "?", r.site.file,
+                       r.site.line);
+        bytes += r.size;
+        count++;
+        error_count++;
     }
+    if (count)
+        check_line("LEAK SUMMARY: %zu bytes leaked in %zu allocations", bytes, count);
+    if (error_count.load() == 0)
+        return; // a run that failed for reasons of its own: nothing above to explain
+    if (kept[16])
+        check_line("Leak check skipped: the program exited with status %d after the errors above, "
+                   "with %zu allocations (%zu bytes) it did not get to free",
+                   status, kept[16], kept_bytes[16]);
+    for (int d = 0; d < 16; d++)
+        if (kept[d])
+            check_line("Leak check skipped on device %d: after its sticky error (%s) even "
+                       "cudaFree fails; %zu allocations (%zu bytes) stay until cudaDeviceReset",
+                       d, cudaGetErrorName(sticky(d)), kept[d], kept_bytes[d]);
+}
+
+void summary(int status, void *)
+{
+    if (tools & CHECK_MEM)
+        leak_check(status);
     {
         // Each problem was reported once, where it first happened: how often.
         std::lock_guard<std::mutex> lock(seen_mutex);
@@ -628,7 +663,7 @@ __attribute__((constructor)) void start_check_mode()
     alloc_table = (alloc_rec *)reserve(max_allocs * sizeof(alloc_rec));
     dl_iterate_phdr(find_image, nullptr);
     if (tools & ~CHECK_STATS) {
-        atexit(summary);
+        on_exit(summary, nullptr);
         check_line("gpulab-sim check mode:%s%s%s%s", (tools & CHECK_MEM) ? " memcheck" : "",
                    (tools & CHECK_RACE) ? " racecheck" : "",
                    (tools & CHECK_SYNC) ? " synccheck" : "",
@@ -658,16 +693,16 @@ void check_count_error()
     error_count++;
 }
 
-void check_alloc(uintptr_t base, size_t size, int device, bool managed, const char *api)
+void check_alloc(uintptr_t base, size_t size, int device, bool managed, const char *api,
+                 const alloc_site &site)
 {
     if (!tools)
         return;
-    (void)device;
     std::lock_guard<std::mutex> lock(alloc_mutex);
     uint32_t id = alloc_count.load();
     if (!alloc_table || id >= max_allocs)
         return; // no room: the allocation goes unchecked
-    alloc_table[id] = alloc_rec{ base, size, false, managed, api };
+    alloc_table[id] = alloc_rec{ base, size, false, managed, device, api, site };
     alloc_count.store(id + 1);
     device_shadow *sh = nullptr;
     for (device_shadow &x : shadows)

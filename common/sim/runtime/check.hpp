@@ -27,8 +27,17 @@ void check_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // Counts one more error for the ERROR SUMMARY.
 void check_count_error();
 
+// Where an allocation was made: the cudaMalloc call in the program's source
+// (all null when the call did not go through cuda_runtime.h's macros).
+struct alloc_site {
+    const char *file = nullptr;
+    int line = 0;
+    const char *function = nullptr;
+};
+
 // Memory bookkeeping from memory.cpp.
-void check_alloc(uintptr_t base, size_t size, int device, bool managed, const char *api);
+void check_alloc(uintptr_t base, size_t size, int device, bool managed, const char *api,
+                 const alloc_site &site);
 void check_free(uintptr_t base, size_t size);
 void check_mark_init(const void *p, size_t n);             // written by a copy or a set
 void check_arena(int device, uintptr_t base, size_t size); // a device's memory, once mapped

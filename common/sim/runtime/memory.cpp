@@ -5,6 +5,11 @@
 // Fresh and freed device memory is filled with 0xff bytes, so a float read
 // before it was written is NaN and an int is -1: reading uninitialized device
 // memory shows up in results instead of passing by luck.
+
+// This file defines cudaMalloc and its kin: cuda_runtime.h must not turn
+// their names into the macros that record a call's place.
+#define GPULAB_SIM_NO_ALLOC_SITES 1
+
 #include "check.hpp"
 #include "internal.hpp"
 
@@ -122,7 +127,20 @@ const allocation *lookup(uintptr_t p)
     return p < al.base + (al.size ? al.size : 1) ? &al : nullptr;
 }
 
-cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api)
+// The place of this host thread's next device allocation (gpulab_sim_alloc_site).
+thread_local alloc_site next_site;
+
+// Takes the place given for this call and forgets it, so that no later call
+// is credited with it.
+alloc_site take_site()
+{
+    alloc_site s = next_site;
+    next_site = alloc_site{};
+    return s;
+}
+
+cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api,
+                         const alloc_site &site)
 {
     int d;
     cudaError_t e = enter(&d, api);
@@ -148,7 +166,7 @@ cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api)
     al.managed = managed;
     live[p] = al;
     memset((void *)p, managed ? 0 : poison, size);
-    check_alloc(p, size, d, managed, api);
+    check_alloc(p, size, d, managed, api, site);
     *out = (void *)p;
     return cudaSuccess;
 }
@@ -407,24 +425,31 @@ using namespace gpulab_sim;
 
 extern "C" {
 
+void gpulab_sim_alloc_site(const char *file, int line, const char *function)
+{
+    next_site = alloc_site{ file, line, function };
+}
+
 cudaError_t cudaMalloc(void **p, size_t size)
 {
-    return device_alloc(p, size, false, "cudaMalloc");
+    return device_alloc(p, size, false, "cudaMalloc", take_site());
 }
 
 cudaError_t cudaMallocManaged(void **p, size_t size, unsigned int flags)
 {
+    alloc_site site = take_site();
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
         return record(cudaErrorInvalidValue);
-    return device_alloc(p, size, true, "cudaMallocManaged");
+    return device_alloc(p, size, true, "cudaMallocManaged", site);
 }
 
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
+    alloc_site site = take_site();
     if (!pitch)
         return record(cudaErrorInvalidValue);
     *pitch = round_up(width ? width : 1, 512);
-    return device_alloc(p, *pitch * height, false, "cudaMallocPitch");
+    return device_alloc(p, *pitch * height, false, "cudaMallocPitch", site);
 }
 
 cudaError_t cudaFree(void *p)

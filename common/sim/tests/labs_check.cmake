@@ -34,3 +34,16 @@ foreach(entry IN LISTS gpulab_checked_labs)
     LABELS "simcheck;sim;${lab}" TIMEOUT 1200)
 endforeach()
 
+# Lab 03's solution without its bounds check (the lab's own test variant,
+# built by labs/03_kernels/tests): memcheck stops vec_add_kernel at the read
+# past the end, the harness exits with status 1 at the next checked call, and
+# the buffers it would have freed are not reported as the student's leak.
+if(EXISTS "${PROJECT_SOURCE_DIR}/solutions/03_kernels/kernels.cu")
+  add_test(NAME lab03-sim-nobounds-no-leak-blame
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab03-nobounds-sim> -DARGS=--no-timing
+                   -DEXPECT_RC=1
+                   "-DEXPECT_REGEX=Invalid __global__ read of size 4 bytes.*at vec_add_kernel.*Leak check skipped: the program exited with status 1"
+                   -DENV=GPULAB_SIM_CHECK=memcheck -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+  set_tests_properties(lab03-sim-nobounds-no-leak-blame PROPERTIES
+    LABELS "simcheck;sim;lab03" TIMEOUT 120 FAIL_REGULAR_EXPRESSION "Leaked [0-9]+ bytes")
+endif()

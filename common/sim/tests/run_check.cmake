@@ -1,11 +1,12 @@
 # Runs one program of the check corpus under GPULAB_SIM_CHECK and judges it:
 #   cmake -DPROG=<plain program> -DSRC=<its .cu> [-DCLEAN=1] -P run_check.cmake
 # The plain program must re-run itself as its check twin. A buggy program
-# (// CHECK-EXPECT: lines) must produce every expected line, a nonzero ERROR
-# SUMMARY and exit status 1; a correct one (// CHECK-CLEAN) must produce
-# "ERROR SUMMARY: 0 errors" and exit 0.
+# (// CHECK-EXPECT: lines) must produce every expected line, none matching a
+# // CHECK-NOT: line, a nonzero ERROR SUMMARY and exit status 1; a correct
+# one (// CHECK-CLEAN) must produce "ERROR SUMMARY: 0 errors" and exit 0.
 file(STRINGS "${SRC}" tool_line REGEX "^// CHECK-TOOL: " LIMIT_COUNT 1)
 file(STRINGS "${SRC}" expects REGEX "^// CHECK-EXPECT: ")
+file(STRINGS "${SRC}" nots REGEX "^// CHECK-NOT: ")
 file(STRINGS "${SRC}" clean REGEX "^// CHECK-CLEAN" LIMIT_COUNT 1)
 if(CLEAN)
   set(clean 1) # -DCLEAN=1: a correct program from elsewhere (the conformance suite)
@@ -40,6 +41,12 @@ foreach(line IN LISTS expects)
   string(REGEX REPLACE "^// CHECK-EXPECT: " "" regex "${line}")
   if(NOT all MATCHES "${regex}")
     message(FATAL_ERROR "expected a report matching: ${regex}")
+  endif()
+endforeach()
+foreach(line IN LISTS nots)
+  string(REGEX REPLACE "^// CHECK-NOT: " "" regex "${line}")
+  if(all MATCHES "${regex}")
+    message(FATAL_ERROR "a report must not match: ${regex}")
   endif()
 endforeach()
 if(NOT all MATCHES "ERROR SUMMARY: [1-9]" OR NOT rc EQUAL 1)

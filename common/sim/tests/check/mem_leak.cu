@@ -1,6 +1,6 @@
 // clang-format off
 // CHECK-TOOL: memcheck
-// CHECK-EXPECT: Leaked 256 bytes at 0x[0-9a-f]+ allocated by cudaMalloc
+// CHECK-EXPECT: Leaked 256 bytes at 0x[0-9a-f]+ allocated by cudaMalloc.========= +at main in [^=]*mem_leak\.cu:32
 // CHECK-EXPECT: LEAK SUMMARY: 256 bytes leaked in 1 allocations
 // clang-format on
 // mem_leak — a scratch buffer of 64 floats (256 bytes) that the cleanup
