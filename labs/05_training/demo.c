@@ -2,15 +2,18 @@
  * demo.c - lab 05's demo (harness): what `lab05-<backend>-<variant>` prints
  * with no --in/--out. In order:
  *   1. one training step on the device against the CPU trainer, tensor by
- *      tensor (stops with FAIL when they differ: fix that first);
+ *      tensor, and when they differ, layer by layer to say where it starts
+ *      (diagnose.h); it stops with FAIL then: fix that first;
  *   2. the iris MLP warm-up, CPU and device, loss every 10 epochs;
  *   3. one epoch on the CPU and one on the device: wall time, images/s, a
  *      progress bar, loss and accuracy per step to TensorBoard and CSV;
  *   4. the batch-size sweep 32 ... 1024: each step split into host-to-device
  *      copy, compute and device-to-host copy (table and SVG);
  *   5. the device model saved as .npy per tensor, loaded back and evaluated.
+ * Every file of sections 3 to 5 goes into a new folder for the run,
+ * <logdir>/<date>_<time>_<host>, whose absolute path is printed.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, gethostname, localtime_r */
 #include "demo.h"
 
 #include "data.h"
@@ -24,12 +27,16 @@
 #include "lab/progress.h"
 #include "lab/timer.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 /* The default epoch on the simulator: a subset, so that the demo takes
  * seconds (--full-epoch or --images N for more). */
@@ -61,7 +68,10 @@ size_t l5_demo_flags(lab_flag *f, l5_demo_options *o)
         (lab_flag){ "--sweep-max", "N", "largest batch of the sweep (default 1024; 256 on sim)",
                     NULL, &o->sweep_max };
     f[n++] = (lab_flag){ "--no-sweep", NULL, "skip the batch-size sweep", &o->no_sweep, NULL };
-    f[n++] = (lab_flag){ "--logdir", "DIR", "where runs go (default runs)", NULL, &o->logdir };
+    f[n++] = (lab_flag){ "--logdir", "DIR",
+                         "where runs go (default runs): each run in a new folder "
+                         "DIR/<date>_<time>_<host>",
+                         NULL, &o->logdir };
     f[n++] =
         (lab_flag){ "--load", "DIR", "only evaluate the parameters saved in DIR on the test set",
                     NULL, &o->load };
@@ -292,18 +302,82 @@ static int iris_warmup(void)
     return ok;
 }
 
+/* ---- this run's folder ------------------------------------------------------------ */
+
+/* mkdir -p; 0, or -1 with why. */
+static int make_dirs(const char *dir, char *why, size_t why_len)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s", dir);
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            snprintf(why, why_len, "cannot create the folder %.300s: %s", path, strerror(errno));
+            return -1;
+        }
+        *p = c;
+        if (!c)
+            return 0;
+    }
+}
+
+/*
+ * A new folder for this run's files, logdir/<date>_<time>_<host> (as
+ * PyTorch's SummaryWriter names its runs), so that runs never mix: each
+ * has its own TensorBoard events, steps.csv, sweep plot and saved model,
+ * and `tensorboard --logdir logdir` shows them side by side. A second run in
+ * the same second gets _2, _3, ... Writes the folder's path into dir (as
+ * given) and its absolute path into abs; 0, or -1 with why.
+ */
+static int make_run_dir(const char *logdir, char *dir, size_t len, char *abs, size_t abs_len,
+                        char *why, size_t why_len)
+{
+    char host[64] = "host", stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gethostname(host, sizeof(host)) != 0)
+        snprintf(host, sizeof(host), "host");
+    host[sizeof(host) - 1] = '\0';
+    for (char *h = host; *h; h++) /* a file name, whatever the host is called */
+        if (!isalnum((unsigned char)*h) && *h != '-' && *h != '.')
+            *h = '_';
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof(stamp), "%Y-%m-%d_%H-%M-%S", &tm);
+    if (make_dirs(logdir, why, why_len))
+        return -1;
+    for (int k = 1; k < 1000; k++) {
+        if (k == 1)
+            snprintf(dir, len, "%s/%s_%s", logdir, stamp, host);
+        else
+            snprintf(dir, len, "%s/%s_%s_%d", logdir, stamp, host, k);
+        if (mkdir(dir, 0777) == 0) {
+            if (!realpath(dir, abs))
+                snprintf(abs, abs_len, "%s", dir);
+            return 0;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    snprintf(why, why_len, "cannot create a folder for this run in %s: %s", logdir,
+             strerror(errno));
+    return -1;
+}
+
 /* ---- 3. an epoch ------------------------------------------------------------------ */
 
 /* A run's logs: TensorBoard events and a CSV in logdir/name. */
 typedef struct run_log {
     l5_tfevents *tb;
     FILE *csv;
-    char dir[1024];
+    char dir[PATH_MAX + 64];
 } run_log;
 
 static void log_open(run_log *log, const char *logdir, const char *name)
 {
-    char why[512], path[1200];
+    char why[512], path[PATH_MAX + 128];
     memset(log, 0, sizeof(*log));
     snprintf(log->dir, sizeof(log->dir), "%s/%s", logdir, name);
     log->tb = l5_tfevents_open(log->dir, why, sizeof(why));
@@ -472,7 +546,7 @@ static void batch_sweep(const l5_net *net, const float *params, const l5_images 
                r.d2h_ms, total, 100.0 * (r.h2d_ms + r.d2h_ms) / total, B / (total / 1000.0));
         rows[n_rows++] = r;
     }
-    char path[1100];
+    char path[PATH_MAX + 64];
     snprintf(path, sizeof(path), "%s/sweep-%s.svg", logdir, lab_backend_name());
     write_svg(path, rows, n_rows);
     printf("   plot: %s\n", path);
@@ -521,7 +595,7 @@ int l5_demo(const l5_demo_options *opt)
     l5_net net;
     l5_images train, test;
     l5_cpu cpu;
-    char desc[256], tdesc[256], why[512];
+    char desc[256], tdesc[256], why[512], run_abs[PATH_MAX], logdir_abs[PATH_MAX];
     const char *logdir = opt->logdir ? opt->logdir : "runs";
     int sim = is_sim();
     int images = opt->full_epoch ? 0 : parse_count("--images", opt->images, sim ? SIM_IMAGES : 0);
@@ -575,12 +649,19 @@ int l5_demo(const l5_demo_options *opt)
     l5_gpu *g = l5_gpu_create(&net, batch, cpu.params, 1e-3);
     float *params0 = l5_xmalloc(sizeof(float) * net.n_params);
     memcpy(params0, cpu.params, sizeof(float) * net.n_params);
-    char run_cpu[64], run_dev[64];
-    snprintf(run_cpu, sizeof(run_cpu), "cpu");
+    char run_dev[64], run_dir[PATH_MAX];
     snprintf(run_dev, sizeof(run_dev), "device-%s", lab_backend_name());
+    if (make_run_dir(logdir, run_dir, sizeof(run_dir), run_abs, sizeof(run_abs), why,
+                     sizeof(why))) {
+        fprintf(stderr, "%s\n", why);
+        return LAB_EXIT_FAIL;
+    }
+    if (!realpath(logdir, logdir_abs))
+        snprintf(logdir_abs, sizeof(logdir_abs), "%s", logdir);
+    printf("   this run's files (logs, plot, saved model) go to a new folder:\n   %s/\n", run_abs);
     run_log lc, lg;
-    log_open(&lc, logdir, run_cpu);
-    log_open(&lg, logdir, run_dev);
+    log_open(&lc, run_abs, "cpu");
+    log_open(&lg, run_abs, run_dev);
     epoch_result rc = run_epoch(&cpu, NULL, &epoch, y, batch, &lc, "CPU epoch");
     epoch_result rg = run_epoch(NULL, g, &epoch, y, batch, &lg, "device epoch");
     log_close(&lc);
@@ -596,19 +677,19 @@ int l5_demo(const l5_demo_options *opt)
            "ms\n",
            device_clock(), rg.h2d_ms, rg.compute_ms, rg.d2h_ms);
     printf("   (first/last loss: mean over the first/last tenth of the steps)\n");
-    printf("   logs: TensorBoard `tensorboard --logdir %s` (runs %s and %s), CSV %s/steps.csv "
-           "and %s/steps.csv\n",
-           logdir, run_cpu, run_dev, lc.dir, lg.dir);
+    printf("   logs: TensorBoard events and steps.csv in %s/ and %s/\n"
+           "   (all runs side by side: tensorboard --logdir %s)\n",
+           lc.dir, lg.dir, logdir_abs);
     /* With a single step there is no "later" loss to compare. */
     int learned = (epoch.n + batch - 1) / batch < 2 ||
                   (rg.last_loss < rg.first_loss && rc.last_loss < rc.first_loss);
 
     if (!opt->no_sweep)
-        batch_sweep(&net, params0, &train, y, timed, sweep_max, logdir);
+        batch_sweep(&net, params0, &train, y, timed, sweep_max, run_abs);
 
     printf("\n5. Save and load: the device model's parameters as .npy per tensor\n");
     float *trained = l5_xmalloc(sizeof(float) * net.n_params);
-    char pdir[1200];
+    char pdir[sizeof(((run_log *)0)->dir) + 16];
     double acc_loaded = 0;
     l5_gpu_get(g, trained, NULL);
     snprintf(pdir, sizeof(pdir), "%s/params", lg.dir);

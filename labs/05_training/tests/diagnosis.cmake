@@ -1,5 +1,5 @@
-# Lab 05: diagnoses that point at the cause (label lab05). Included from
-# labs/05_training/CMakeLists.txt.
+# Lab 05: diagnoses that point at the cause, and where a demo run's files go
+# (label lab05). Included from labs/05_training/CMakeLists.txt.
 #
 # relubwd: the solution with relu_backward_kernel's test written y >= 0
 # (every gradient passes, also where the ReLU output 0), built as a student
@@ -65,3 +65,13 @@ add_test(NAME lab05-sim-relubwd-grade-diagnosis
                  "-DREASONS=^grad_fc\\.2\\.[a-z]+: .* differ.* — from the loss backwards, the first gradients that differ are fc\\.2's, while fc\\.4's .* are right: .*the ReLU after fc\\.2 \\(relu_backward_kernel in kernels\\.cu\\);^param_fc\\.2\\.[a-z]+: .* differ.* — the gradients are already wrong: .*relu_backward_kernel in kernels\\.cu;^memcheck found no bad access, but the step's results differ from the CPU's: grad_fc\\.2\\..*relu_backward_kernel in kernels\\.cu"
                  -P "${CMAKE_CURRENT_SOURCE_DIR}/tests/check_reasons.cmake")
 set_tests_properties(lab05-sim-relubwd-grade-diagnosis PROPERTIES LABELS "lab05;sim" TIMEOUT 600)
+
+# Each demo run in a folder of its own (runs/<date>_<time>_<host>), named in
+# the output by its absolute path.
+if(TARGET lab05-sim-solution)
+  add_test(NAME lab05-sim-run-folders
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab05-sim-solution>
+                   -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/run-folders
+                   -P "${CMAKE_CURRENT_SOURCE_DIR}/tests/run_folders.cmake")
+  set_tests_properties(lab05-sim-run-folders PROPERTIES LABELS "lab05;sim" TIMEOUT 300)
+endif()
