@@ -33,7 +33,9 @@ fake_cmake() {
 
 # Stand-ins for python3 (its pip and the cmake module) and apt-get, logging to
 # $FAKE/log. FAKE_PIP: "yes" pip is there, "apt" it comes with apt-get
-# install python3-pip; FAKE_PEP668: "yes" pip wants --break-system-packages.
+# install python3-pip, "offline" it is there but cannot download (an old pip,
+# without --break-system-packages); FAKE_PEP668: "yes" pip wants
+# --break-system-packages.
 make_fakes() {
   local bin=$1
   mkdir -p "$bin"
@@ -46,6 +48,16 @@ if [ "$1 $2" = "-m pip" ]; then
     exit 1
   fi
   [ "$3" = --version ] && { echo "pip 22.0.2"; exit 0; }
+  if [ "$3 $4" = "help install" ]; then
+    echo "  --user    Install to the Python user install directory."
+    [ "$FAKE_PEP668" = yes ] && echo "  --break-system-packages    Allow pip to modify an EXTERNALLY-MANAGED Python."
+    exit 0
+  fi
+  if [ "$3" = install ] && [ "$FAKE_PIP" = offline ]; then
+    [[ " $* " == *" --break-system-packages "* ]] && { echo "no such option: --break-system-packages" >&2; exit 2; }
+    echo "ERROR: No matching distribution found for cmake>=3.25" >&2
+    exit 1
+  fi
   if [ "$3" = install ]; then
     if [ "$FAKE_PEP668" = yes ] && [[ " $* " != *" --break-system-packages "* ]]; then
       echo "error: externally-managed-environment" >&2
@@ -146,7 +158,20 @@ expect_pip_route
 grep -q "pip install --quiet --break-system-packages cmake>=3.25" "$scratch/$case.log" ||
   fail "no second try with --break-system-packages"
 
-# 5. setup.sh sources it before deps.sh (which refuses an old cmake), and
+# 5. pip cannot download (no network) and is too old to know
+#    --break-system-packages: a clear message and a failing setup, without
+#    a second try it would not understand.
+case=offline
+fake_cmake "$scratch/$case/bin" 3.22.1
+make_fakes "$scratch/$case/bin"
+FAKE_PIP=offline run_case "$scratch/$case/bin:$tools"
+[ "$rc" -ne 0 ] || fail "setup went on without a CMake new enough"
+grep -q "pip could not install cmake>=3.25 (see above); install CMake 3.25 or newer" \
+  "$scratch/$case.out" || fail "no message saying what to do"
+! grep -q -- "--break-system-packages cmake" "$scratch/$case.log" ||
+  fail "retried with an option this pip does not know"
+
+# 6. setup.sh sources it before deps.sh (which refuses an old cmake), and
 #    run_autograder puts the chosen CMake first on PATH.
 case=scripts
 : >"$scratch/$case.out"
@@ -164,4 +189,5 @@ if [ "$failures" -ne 0 ]; then
   exit 1
 fi
 echo "ensure-cmake.sh: PyPI's cmake when the system's is 3.22 or missing (pip from apt, PEP 668"
-echo "handled); a new enough cmake left alone; setup.sh and run_autograder use it"
+echo "handled, a failed pip explained); a new enough cmake left alone; setup.sh and"
+echo "run_autograder use it"
