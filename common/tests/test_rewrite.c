@@ -117,11 +117,48 @@ static void test_extern_shared(void)
                   "#define SMEM extern __thread float s[] GPULAB_SIM_DYNAMIC_SHARED;\n");
 }
 
+/* A `__shared__` declaration in a function body becomes a type per name and a
+ * reference to the block's copy in the simulator's shared window, on the
+ * line of its ';'. */
+static void test_static_shared(void)
+{
+    CHECK_REWRITE("__global__ void k(float *x)\n{\n    __shared__ float t[32];\n"
+                  "    t[0] = x[0];\n}\n",
+                  "__global__ void k(float *x)\n{\n    typedef float gpulab_sim_shared_t[32]; "
+                  "GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_t, t, 3);\n"
+                  "    t[0] = x[0];\n}\n");
+    /* Several names, pointers and scalars; static, __align__ and 2-D arrays. */
+    CHECK_REWRITE("__device__ void f() { __shared__ int a[4], *b, c; }",
+                  "__device__ void f() { typedef int gpulab_sim_shared_a[4], *gpulab_sim_shared_b, "
+                  "gpulab_sim_shared_c; GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_a, a, 1); "
+                  "GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_b, b, 1); "
+                  "GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_c, c, 1); }");
+    CHECK_REWRITE("__global__ void k() { static __shared__ __align__(16) float t[2][3]; }",
+                  "__global__ void k() { typedef  __align__(16) float gpulab_sim_shared_t[2][3]; "
+                  "GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_t, t, 1); }");
+    CHECK_REWRITE("template <int N> __global__ void k() {\n  if (N) {\n"
+                  "    volatile __shared__ Pair<int, N> p[N];\n  }\n}",
+                  "template <int N> __global__ void k() {\n  if (N) {\n"
+                  "    typedef volatile  Pair<int, N> gpulab_sim_shared_p[N]; "
+                  "GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_p, p, 3);\n  }\n}");
+    CHECK_REWRITE("__global__ void k() { __shared__ struct { int a; } s; }",
+                  "__global__ void k() { typedef struct { int a; } gpulab_sim_shared_s; "
+                  "GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_s, s, 1); }");
+    /* Newlines stay where they were; the line is the name's. */
+    CHECK_REWRITE("void f() {\n  __shared__ float\n    t[4]\n  ;\n}",
+                  "void f() {\n  typedef float\n    gpulab_sim_shared_t[4]\n  ; "
+                  "GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_t, t, 3);\n}");
+}
+
 static void test_other_shared_and_extern_untouched(void)
 {
-    CHECK_UNTOUCHED("__global__ void k(float *x)\n{\n    __shared__ float t[32];\n"
-                    "    t[0] = x[0];\n}\n");
+    /* File, namespace and class scope; directives; what is no plain declaration. */
     CHECK_UNTOUCHED("static __shared__ float t[32];\n__shared__ extern float u[];\n");
+    CHECK_UNTOUCHED("namespace a {\n__shared__ float t[4];\n}\nstruct S { __shared__ int x; };\n"
+                    "extern \"C\" { __shared__ int y; }\n");
+    CHECK_UNTOUCHED("void f() {\n#define S __shared__ float t[4];\n}\n");
+    CHECK_UNTOUCHED("void f() { __shared__ int x = 0; __shared__ Foo g(3); __shared__ int; }");
+    CHECK_UNTOUCHED("void f() { __shared__ float (*p)[4]; __shared__ alignas(16) int z[4]; }");
     CHECK_UNTOUCHED("extern \"C\" void f(void);\nextern \"C\" {\nint g;\n}\n");
     CHECK_UNTOUCHED("extern int x;\nextern float s[];\nextern int __shared_count;\n");
     CHECK_UNTOUCHED(
@@ -424,6 +461,7 @@ int main(void)
     LAB_TEST_RUN(test_args_literal);
     LAB_TEST_RUN(test_args_literal_multiline);
     LAB_TEST_RUN(test_extern_shared);
+    LAB_TEST_RUN(test_static_shared);
     LAB_TEST_RUN(test_other_shared_and_extern_untouched);
     LAB_TEST_RUN(test_launch_after_extern_shared);
     LAB_TEST_RUN(test_multiline_nested_parentheses);

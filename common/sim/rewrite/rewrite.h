@@ -23,8 +23,15 @@
  *
  * A declaration of dynamic shared memory, `extern __shared__ T name[];`,
  * becomes `extern __thread T name[] GPULAB_SIM_DYNAMIC_SHARED;` (its `;` must
- * be on the same line kind: code, or the same directive). Other `__shared__`
- * and `extern` declarations are left as they are.
+ * be on the same line kind: code, or the same directive). A static one in a
+ * function body, `[static] __shared__ T a[N], b;`, becomes
+ * `typedef T gpulab_sim_shared_a[N], gpulab_sim_shared_b;` followed, on the
+ * line of its `;`, by `GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_a, a, L);`
+ * per name (L: the line of the name), a reference to the variable's place in
+ * the simulator's shared-memory window. Other `__shared__` declarations (at
+ * file, namespace or class scope, in directives, with an initializer or a
+ * declarator it cannot read) and other `extern` declarations are left as
+ * they are.
  *
  * It also works out which `__global__` kernels of the file can reach a
  * barrier or a warp-level function (`__syncthreads`, `__shfl_down_sync`, ...),

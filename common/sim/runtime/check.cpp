@@ -12,6 +12,7 @@
 // so one build serves both, and plain programs pay nothing for the checks.
 #include "check.hpp"
 #include "internal.hpp"
+#include "shared.hpp"
 
 #include <link.h>
 #include <sys/mman.h>
@@ -255,6 +256,7 @@ struct checker {
     uintptr_t tls_lo = 0, tls_hi = 0;
     uintptr_t stack_lo = 0, stack_hi = 0; // the worker's own stack
     std::vector<race_cell> cells;         // one per 4 bytes of the TLS block
+    std::vector<race_cell> window_cells;  // one per byte of the static shared window used
     uint32_t epoch = 1, block = 1;
     // Access counts (GPULAB_SIM_STATS): totals, and this block's requests:
     // per (instruction, warp), the sectors of its k-th execution.
@@ -449,11 +451,21 @@ void race(const char *kind, uintptr_t first_pc, const char *first, uintptr_t sec
                blockIdx.y, blockIdx.z);
 }
 
-void check_shared(uintptr_t a, size_t size, bool write, uintptr_t pc, bool atomic)
+// An access to shared memory: static __shared__ variables when sp says where
+// (the worker's window, see shared.cpp), else the TLS block (dynamic shared
+// memory, file-scope __shared__ variables).
+void check_shared(uintptr_t a, size_t size, bool write, uintptr_t pc, bool atomic,
+                  const shared_place *sp = nullptr)
 {
     checker *c = ck;
     uintptr_t dyn = (uintptr_t)gpulab_sim_dynamic_shared;
-    if (a >= dyn && a < dyn + 100 * 1024 && a + size > dyn + c->dynamic_shmem) {
+    if (sp && (!sp->site || a < sp->lo || a + size > sp->hi)) {
+        char why[512], place[400];
+        static_shared_describe(a, size, *sp, place, sizeof(place));
+        snprintf(why, sizeof(why), "is out of bounds\n=========     and %s", place);
+        invalid(SHARED, write, size, a, pc, why);
+    }
+    if (!sp && a >= dyn && a < dyn + 100 * 1024 && a + size > dyn + c->dynamic_shmem) {
         char why[256];
         snprintf(why, sizeof(why),
                  "is %lu bytes past the end of the block's %zu bytes of dynamic shared memory",
@@ -465,10 +477,19 @@ void check_shared(uintptr_t a, size_t size, bool write, uintptr_t pc, bool atomi
     size_t me = check_thread_index();
     // One cell per byte: threads may own neighbouring bytes. A race is looked
     // for on the access's first byte; initialization on every byte.
-    race_cell &e = c->cells[a - c->tls_lo];
+    race_cell *cell = &c->cells[a - c->tls_lo];
+    size_t cells = c->tls_hi - a;
+    if (sp) {
+        size_t end = a + size - sp->window;
+        if (c->window_cells.size() < end)
+            c->window_cells.resize((end + 4095) / 4096 * 4096);
+        cell = &c->window_cells[a - sp->window];
+        cells = size;
+    }
+    race_cell &e = cell[0];
     bool uninit = false;
-    for (size_t b = 0; b < size && a + b < c->tls_hi; b++) {
-        race_cell &x = c->cells[a + b - c->tls_lo];
+    for (size_t b = 0; b < size && b < cells; b++) {
+        race_cell &x = cell[b];
         uninit |= !write && x.init_block != c->block;
         if (write)
             x.init_block = c->block;
@@ -537,6 +558,14 @@ inline void check_access(const void *p, size_t size, bool write, uintptr_t pc, b
             count_access(c, true, write, a, size, pc);
         if (tools & (CHECK_MEM | CHECK_INIT))
             check_global(a, size, write, pc, s);
+        return;
+    }
+    shared_place place;
+    if (static_shared_find(a, &place)) {
+        if (tools & CHECK_STATS)
+            count_access(c, false, write, a, size, pc);
+        if (tools & (CHECK_MEM | CHECK_RACE | CHECK_INIT))
+            check_shared(a, size, write, pc, atomic, &place);
         return;
     }
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);

@@ -4,6 +4,10 @@
 #include "check.hpp"
 #include "fiber.hpp"
 #include "internal.hpp"
+#include "shared.hpp"
+
+#include <dlfcn.h>
+#include <ucontext.h>
 
 #include <csetjmp>
 #include <csignal>
@@ -11,6 +15,7 @@
 #include <cstring>
 #include <atomic>
 #include <condition_variable>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -112,6 +117,8 @@ struct worker_state {
     std::unique_ptr<stack_pool> stacks;
     std::vector<char> altstack;
     uintptr_t fault_addr = 0;
+    uintptr_t fault_pc = 0; // the faulting instruction, when the platform says
+    int fault_write = -1;   // 1 a write, 0 a read, -1 not known
 };
 
 // Plain pointer in TLS: no per-access initialization check.
@@ -194,13 +201,21 @@ void set_error(job *j, cudaError_t e)
 
 void on_fault(int sig, siginfo_t *info, void *uctx)
 {
-    (void)uctx;
     if (!worker_tls || !worker_tls->in_kernel) {
         signal(sig, SIG_DFL);
         raise(sig);
         return;
     }
     worker_tls->fault_addr = (uintptr_t)info->si_addr;
+    worker_tls->fault_pc = 0;
+    worker_tls->fault_write = -1;
+#if defined(__x86_64__) && defined(REG_RIP)
+    const ucontext_t *uc = static_cast<const ucontext_t *>(uctx);
+    worker_tls->fault_pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    worker_tls->fault_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0; // page fault: W bit
+#elif defined(__aarch64__)
+    worker_tls->fault_pc = (uintptr_t) static_cast<const ucontext_t *>(uctx)->uc_mcontext.pc;
+#endif
     worker_tls->in_kernel = false;
     siglongjmp(worker_tls->escape, 2);
 }
@@ -236,12 +251,94 @@ void prepare_worker()
     worker_tls = w;
 }
 
+// The .cu file a rewritten file stands for: addr2line reading DWARF 5 can name
+// the rewritten "<dir>/x.cu.cpp" where its #line directives say "x.cu". The
+// original is one of `known` (same name plus ".cpp"), or the one the rewritten
+// file's first line names.
+std::string original_file(const std::string &file, std::initializer_list<const char *> known)
+{
+    size_t n = file.size();
+    if (n < 4 || file.compare(n - 4, 4, ".cpp") != 0)
+        return file;
+    std::string base = file.substr(0, n - 4);
+    base = base.substr(base.find_last_of('/') + 1);
+    for (const char *k : known) {
+        std::string kb = k ? k : "";
+        if (!kb.empty() && kb.substr(kb.find_last_of('/') + 1) == base)
+            return kb;
+    }
+    std::string out = file;
+    if (FILE *f = fopen(file.c_str(), "r")) {
+        char first[4200];
+        if (fgets(first, sizeof(first), f) && strncmp(first, "#line 1 \"", 9) == 0) {
+            char *end = strrchr(first + 9, '"');
+            if (end)
+                out.assign(first + 9, end);
+        }
+        fclose(f);
+    }
+    return out;
+}
+
+// " at file:line" of the instruction at pc, when the program has line
+// information (-g) and addr2line is there; else "".
+std::string source_line(uintptr_t pc, std::initializer_list<const char *> known)
+{
+    Dl_info info;
+    if (!pc || !dladdr((void *)pc, &info) || !info.dli_fname || strchr(info.dli_fname, '\''))
+        return "";
+    char cmd[4600];
+    snprintf(cmd, sizeof(cmd), "addr2line -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname,
+             (unsigned long)(pc - (uintptr_t)info.dli_fbase));
+    std::string where;
+    if (FILE *p = popen(cmd, "r")) {
+        char line[1024];
+        if (fgets(line, sizeof(line), p)) {
+            line[strcspn(line, "\n")] = '\0';
+            if (char *disc = strstr(line, " (discriminator"))
+                *disc = '\0';
+            char *colon = strrchr(line, ':');
+            if (line[0] != '?' && colon && colon[1] != '?' && strcmp(colon, ":0") != 0)
+                where = " at " + original_file(std::string(line, colon), known) + colon;
+        }
+        while (fgets(line, sizeof(line), p))
+            ;
+        pclose(p);
+    }
+    return where;
+}
+
+// A fault in the worker's static shared-memory window: an index past the end
+// (or before the start) of a __shared__ array. Returns false for other faults.
+bool report_shared_fault(job *j, const char *t, const char *b)
+{
+    worker_state &w = self();
+    shared_place p;
+    if (!static_shared_find(w.fault_addr, &p))
+        return false;
+    char where[512], what[512];
+    static_shared_describe(w.fault_addr, 1, p, what, sizeof(what));
+    std::string line = source_line(w.fault_pc, { p.site ? p.site->file : nullptr, j->req.file });
+    report("%s: thread %s of block %s %s %p%s, which %s: a block has no shared memory there. The "
+           "kernel stops with cudaErrorIllegalAddress, which is sticky until cudaDeviceReset. "
+           "Check the index against the array's size (more threads than elements?)%s",
+           where_line(j, where, sizeof(where)), t, b,
+           w.fault_write == 1   ? "wrote"
+           : w.fault_write == 0 ? "read"
+                                : "accessed",
+           (void *)w.fault_addr, line.c_str(), what,
+           line.empty() ? "; GPULAB_SIM_CHECK=memcheck names the line of the access" : "");
+    return true;
+}
+
 void report_fault(job *j)
 {
     worker_state &w = self();
     char where[512], b[32], t[32];
     fmt_dim(b, sizeof(b), blockIdx);
     fmt_dim(t, sizeof(t), w.fibers ? w.threads[w.running].tid : threadIdx);
+    if (report_shared_fault(j, t, b))
+        return;
     const char *why = "an address that is not mapped";
     if (w.stacks && w.stacks->in_guard((void *)w.fault_addr))
         why = "the guard page below its stack (too much local memory or deep recursion; raise "

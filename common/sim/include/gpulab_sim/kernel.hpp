@@ -18,7 +18,10 @@
 // ---------------------------------------------------------------------------
 // Qualifiers. Kernels and device functions are ordinary functions; __shared__
 // variables are per worker thread, and a worker runs one block at a time, so
-// they are per block. __constant__ and __device__ variables are ordinary
+// they are per block: in a function body the launch rewriter turns each one
+// into GPULAB_SIM_STATIC_SHARED (below), a place in the worker's shared
+// window with a guard page after it; elsewhere (file scope) __shared__ is
+// thread-local storage. __constant__ and __device__ variables are ordinary
 // globals (shared by every simulated device).
 #define __global__
 #define __device__
@@ -238,6 +241,27 @@ struct kernel_registrar {
 #define GPULAB_SIM_KERNEL_TRAITS(K, SYNC)                                                          \
     static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_,                       \
                                                          __COUNTER__)((const void *)&K, #K, SYNC)
+
+// Static shared memory. `__shared__ T a[N];` in a function body becomes
+//     typedef T gpulab_sim_shared_a[N]; GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_a, a, line);
+// a reference to the variable's place in the running worker's window, where
+// it ends against a guard page (runtime/shared.cpp): an index past its end
+// stops the kernel with a report, never the simulator.
+namespace gpulab_sim
+{
+struct shared_site {
+    const char *name, *file; // the declaration, for reports
+    int line;
+    size_t size, align;
+    size_t place; // 1 + the variable's offset in every worker's window; 0 until placed
+};
+// The variable's bytes in the calling worker's window (placed on first use).
+void *static_shared(shared_site *site);
+} // namespace gpulab_sim
+#define GPULAB_SIM_STATIC_SHARED(T, NAME, LINE)                                                    \
+    static ::gpulab_sim::shared_site gpulab_sim_site_##NAME = { #NAME,     __FILE__,   LINE,       \
+                                                                sizeof(T), alignof(T), 0 };        \
+    T &NAME = *static_cast<T *>(::gpulab_sim::static_shared(&gpulab_sim_site_##NAME))
 
 // `extern __shared__ T s[];` becomes `extern __thread T s[] GPULAB_SIM_DYNAMIC_SHARED;`:
 // every such array is the same per-worker buffer, as every one is the same

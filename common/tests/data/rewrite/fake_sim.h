@@ -66,3 +66,10 @@ fake_launcher<P...> fake_launch_site(void (*kernel)(P...), const char *name, int
 
 // As in the real header: every `extern __shared__` array is the one per-worker buffer.
 #define GPULAB_SIM_DYNAMIC_SHARED __asm__("gpulab_sim_dynamic_shared")
+
+// A static __shared__ variable in a function body: a reference of its type
+// (the real one points into the worker's shared window).
+#define GPULAB_SIM_STATIC_SHARED(T, NAME, LINE)                                                    \
+    static_assert((LINE) > 0, #NAME);                                                              \
+    static T gpulab_sim_fake_##NAME;                                                               \
+    T &NAME = gpulab_sim_fake_##NAME

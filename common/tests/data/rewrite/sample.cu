@@ -37,7 +37,7 @@ __global__ void fill(T *x, T v)
     x[threadIdx.x] = v;
 }
 
-// Dynamic shared memory (rewritten) next to a fixed-size array (left as it is).
+// Dynamic shared memory next to a fixed-size array: both rewritten.
 __global__ void stage(const float *x, float *out)
 {
     extern __shared__ __align__(16) float buf[];

@@ -39,11 +39,11 @@ __global__ void fill(T *x, T v)
     x[threadIdx.x] = v;
 }
 
-// Dynamic shared memory (rewritten) next to a fixed-size array (left as it is).
+// Dynamic shared memory next to a fixed-size array: both rewritten.
 __global__ void stage(const float *x, float *out)
 {
     extern __thread __align__(16) float buf[] GPULAB_SIM_DYNAMIC_SHARED;
-    __shared__ float first[32];
+    typedef float gpulab_sim_shared_first[32]; GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_first, first, 44);
     buf[threadIdx.x] = x[threadIdx.x];
     first[threadIdx.x % 32] = buf[0];
     __syncthreads();
