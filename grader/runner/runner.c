@@ -481,7 +481,8 @@ int grade_run_program(grade_run *out, lab_error *err, const char *const argv[],
         lim = *limits;
     if (lim.output_bytes == 0)
         lim.output_bytes = DEFAULT_OUTPUT_BYTES;
-    const char *user = lim.user ? lim.user : "nobody";
+    char own_user[48];
+    const char *user = lim.user;
 
     struct plan p = { 0 };
     p.lim = &lim;
@@ -492,7 +493,16 @@ int grade_run_program(grade_run *out, lab_error *err, const char *const argv[],
     p.parent = getpid();
     p.workdir = out->workdir;
     p.argv = (char *const *)argv;
-    if (p.root) {
+    if (p.root && !user) {
+        /* A user of its own: no other run (of this grader or another) has this uid, so
+         * none can signal it or share its RLIMIT_NPROC count. One run at a time per
+         * process, so the grader's pid makes it unique among live runs. */
+        p.drop = p.user_found = 1;
+        p.uid = (uid_t)(GRADE_RUN_UID_BASE + (unsigned long)getpid());
+        p.gid = (gid_t)p.uid;
+        snprintf(own_user, sizeof(own_user), "uid %lu (this run's own)", (unsigned long)p.uid);
+        user = own_user;
+    } else if (p.root) {
         struct passwd *pw = getpwnam(user);
         p.user_found = pw != NULL;
         if (pw && pw->pw_uid != 0) {
@@ -501,6 +511,8 @@ int grade_run_program(grade_run *out, lab_error *err, const char *const argv[],
             p.gid = pw->pw_gid;
         }
     }
+    if (!user)
+        user = "nobody"; /* not root: only named in the isolation words */
     if (lim.max_processes > 0) {
         /* RLIMIT_NPROC counts all tasks of the real user; root ignores it. */
         long others = grade_count_user_tasks(p.drop ? p.uid : getuid());

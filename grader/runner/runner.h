@@ -12,7 +12,9 @@
  *   and rlimits on CPU time, address space, file size and process count (and
  *   no core files);
  * - when the grader runs as root, also gives the program an empty network
- *   namespace (no network) and runs it as the unprivileged user "nobody",
+ *   namespace (no network) and runs it as an unprivileged uid of its own
+ *   (GRADE_RUN_UID_BASE + the grader's pid: no passwd entry, no other run
+ *   shares it, so runs cannot signal each other or share a process count),
  *   with no way back to privileges (PR_SET_NO_NEW_PRIVS); the words in
  *   grade_run::isolation say which of these were in force;
  * - reads both pipes concurrently (a chatty program never blocks; output past
@@ -40,7 +42,9 @@
  *   in principle hide a process until its own subreaper dies; a PID namespace
  *   would close that hole and is not used yet.
  * - RLIMIT_NPROC counts every process (thread) of the real user. As root it is
- *   not enforced at all, which is one reason the runner drops to "nobody".
+ *   not enforced at all, which is one reason the runner drops privileges; the
+ *   uid of the run's own means concurrent runs (other jobs of --batch, other
+ *   graders) never eat into each other's count.
  *   When the caller is not root, the runner sets the limit to the user's
  *   current number of threads plus grade_limits::max_processes, so another
  *   job of the same user starting processes at the same time shrinks the
@@ -63,6 +67,10 @@
 extern "C" {
 #endif
 
+/** @brief First uid of the range the runner gives runs as root (uid = this + the grader's pid).
+ *  Far above the uids distributions hand out (Debian: up to 60000; nobody is 65534). */
+#define GRADE_RUN_UID_BASE 1500000000UL
+
 /** @brief The limits a program runs under. A zero field means "no limit". */
 typedef struct grade_limits {
     double wall_seconds;  /**< Whole process group killed (SIGKILL) after this many seconds. */
@@ -71,7 +79,7 @@ typedef struct grade_limits {
     size_t file_size;     /**< RLIMIT_FSIZE in bytes: a bigger write raises SIGXFSZ. */
     int max_processes;    /**< Processes the program may add (RLIMIT_NPROC; see the file notes). */
     size_t output_bytes;  /**< Bytes kept of stdout and of stderr, each; the rest is dropped. */
-    const char *user;     /**< Whom to run as when the caller is root; NULL means "nobody". */
+    const char *user; /**< Whom to run as when the caller is root; NULL: a uid of the run's own. */
 } grade_limits;
 
 /** @brief How a run ended. */

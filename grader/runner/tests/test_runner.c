@@ -144,7 +144,7 @@ static void test_ok(void)
     CHECK(r.cpu_seconds >= 0 && r.cpu_seconds < l.cpu_seconds);
     CHECK_CONTAINS(r.isolation, "process group, rlimits");
     if (is_root) {
-        CHECK_CONTAINS(r.isolation, "unprivileged user nobody");
+        CHECK_CONTAINS(r.isolation, "unprivileged user uid");
         CHECK_CONTAINS(r.isolation, "no network (new net namespace)");
     }
     CHECK(strncmp(r.workdir, "/tmp/gpulab-run-", 16) == 0 || getenv("TMPDIR"));
@@ -426,6 +426,24 @@ static void test_no_network(void)
     close(s);
 }
 
+/* Each run has a uid of its own (not a shared "nobody"): concurrent runs can neither signal
+ * each other nor eat into each other's RLIMIT_NPROC count. */
+static void test_own_uid(void)
+{
+    grade_limits l = short_limits();
+    l.max_processes = 16;
+    const char *argv[] = { "/usr/bin/id", "-u", NULL };
+    grade_run r;
+    CHECK_EQ_INT(grade_run_program(&r, NULL, argv, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.exit_status, 0);
+    char want[32];
+    snprintf(want, sizeof(want), "%lu\n", GRADE_RUN_UID_BASE + (unsigned long)getpid());
+    CHECK_STREQ(r.out, want);
+    CHECK(atol(r.out) != 65534); /* not nobody */
+    CHECK_CONTAINS(r.isolation, "this run's own");
+    grade_run_free(&r);
+}
+
 /* As root without the drop, RLIMIT_NPROC does not hold: only the wall-time kill stops it. */
 static void test_forkbomb_as_root(void)
 {
@@ -501,5 +519,6 @@ int main(int argc, char **argv)
     RUN(test_snoop, 1);
     RUN(test_no_network, 1);
     RUN(test_forkbomb_as_root, 1);
+    RUN(test_own_uid, 1);
     LAB_TEST_MAIN_END();
 }
