@@ -37,14 +37,14 @@ __global__ void reverse_kernel(const float *in, float *out)
 
 int main(void)
 {
-    static float h_in[THREADS], h_out[THREADS];
+    static float h_in[THREADS];
     for (int i = 0; i < THREADS; i++)
         h_in[i] = (float)i;
     float *d_in, *d_out;
     cudaMalloc((void **)&d_in, sizeof(h_in));
-    cudaMalloc((void **)&d_out, sizeof(h_out));
+    cudaMalloc((void **)&d_out, sizeof(h_in));
     cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice);
-    cudaMemset(d_out, 0, sizeof(h_out));
+    cudaMemset(d_out, 0, sizeof(h_in));
     fflush(stdout);
     reverse_kernel<<<1, THREADS>>>(d_in, d_out);
     cudaError_t e = cudaDeviceSynchronize();
