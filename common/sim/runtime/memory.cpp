@@ -460,7 +460,9 @@ cudaError_t cudaFree(void *p)
         return e;
     if (!p)
         return cudaSuccess;
-    device_sync(d); // cudaFree waits for work that may still use the memory
+    e = device_sync(d); // cudaFree waits for work that may still use the memory
+    if (e != cudaSuccess)
+        return record(e); // which failed: the error it raised shows here
     std::lock_guard<std::mutex> lock(mem_mutex);
     auto it = live.find((uintptr_t)p);
     if (it == live.end()) {
@@ -685,7 +687,9 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, si
         return record(cudaErrorInvalidMemcpyDirection);
     if (!symbol || (!src && n))
         return record(cudaErrorInvalidSymbol);
-    device_sync(d);
+    e = device_sync(d); // a blocking copy: the error of work before it shows here
+    if (e != cudaSuccess)
+        return record(e);
     memmove((char *)symbol + offset, src, n);
     return cudaSuccess;
 }
@@ -702,7 +706,9 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t
         return record(cudaErrorInvalidMemcpyDirection);
     if (!symbol || (!dst && n))
         return record(cudaErrorInvalidSymbol);
-    device_sync(d);
+    e = device_sync(d); // a blocking copy: the error of work before it shows here
+    if (e != cudaSuccess)
+        return record(e);
     memmove(dst, (const char *)symbol + offset, n);
     return cudaSuccess;
 }

@@ -17,8 +17,9 @@
 //   the synchronizing call   the fault's error
 //   cudaMalloc again         the same error (sticky)
 // The synchronizing call is one of cudaDeviceSynchronize, cudaStreamSynchronize,
-// cudaEventSynchronize, a blocking cudaMemcpy, or cudaStreamQuery polled until
-// it stops saying cudaErrorNotReady. On a GPU cudaGetLastError right after the
+// cudaEventSynchronize, a blocking cudaMemcpy, cudaMemcpyFromSymbol, cudaFree
+// (which waits for the device), or cudaStreamQuery polled until it stops
+// saying cudaErrorNotReady. On a GPU cudaGetLastError right after the
 // launch usually sees nothing yet either, but not always: so simulator only.
 #include <cuda_runtime.h>
 
@@ -30,6 +31,8 @@
 
 #define ROUNDS 200
 #define N 256
+
+__device__ int device_word[1]; // read back by cudaMemcpyFromSymbol
 
 __global__ void write_ids(int *p, int n)
 {
@@ -60,9 +63,19 @@ static const char *fault_name[FAULTS] = { "host pointer argument", "wild pointer
 static const cudaError_t fault_error[FAULTS] = { cudaErrorIllegalAddress, cudaErrorIllegalAddress,
                                                  cudaErrorAssert, cudaErrorSynchronizationError };
 
-enum sync_call { DEVICE_SYNC, STREAM_SYNC, EVENT_SYNC, BLOCKING_COPY, QUERY_LOOP, SYNCS };
-static const char *sync_name[SYNCS] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
-                                        "cudaEventSynchronize", "cudaMemcpy (blocking)",
+enum sync_call {
+    DEVICE_SYNC,
+    STREAM_SYNC,
+    EVENT_SYNC,
+    BLOCKING_COPY,
+    FROM_SYMBOL,
+    FREE,
+    QUERY_LOOP,
+    SYNCS
+};
+static const char *sync_name[SYNCS] = { "cudaDeviceSynchronize",     "cudaStreamSynchronize",
+                                        "cudaEventSynchronize",      "cudaMemcpy (blocking)",
+                                        "cudaMemcpyFromSymbol",      "cudaFree",
                                         "cudaStreamQuery until done" };
 
 // Queues a kernel that fails with fault f; d is a device buffer of N ints, set to 0.
@@ -97,6 +110,10 @@ static cudaError_t synchronize(enum sync_call s, cudaEvent_t ev, int *d, int *h)
         return e != cudaSuccess ? e : cudaEventSynchronize(ev);
     case BLOCKING_COPY:
         return cudaMemcpy(h, d, N * sizeof(int), cudaMemcpyDeviceToHost);
+    case FROM_SYMBOL:
+        return cudaMemcpyFromSymbol(h, device_word, sizeof(int));
+    case FREE:
+        return cudaFree(d); // it waits for the device first
     default:
         while ((e = cudaStreamQuery(0)) == cudaErrorNotReady)
             usleep(100);
