@@ -106,7 +106,16 @@ int find_image(struct dl_phdr_info *info, size_t, void *)
 
 void tls_block(uintptr_t *lo, uintptr_t *hi)
 {
-    uintptr_t tp = (uintptr_t)__builtin_thread_pointer();
+    uintptr_t tp;
+#if defined(__x86_64__)
+    // %fs:0 holds the thread pointer itself (the TCB's self pointer). GCC before 11
+    // has no __builtin_thread_pointer on x86-64 (Ubuntu 20.04, Debian 11).
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+#elif defined(__aarch64__)
+    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
+#else
+    tp = (uintptr_t)__builtin_thread_pointer();
+#endif
 #if defined(__x86_64__)
     size_t size = (tls_size + tls_align - 1) / tls_align * tls_align;
     *lo = tp - size; // variant II: the program's block ends at the thread pointer
