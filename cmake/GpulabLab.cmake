@@ -192,3 +192,46 @@ function(gpulab_lab_stale_guard target)
   add_custom_target(${target}-stale-guard DEPENDS "${stamp}")
   add_dependencies(${target} ${target}-stale-guard)
 endfunction()
+
+# gpulab_add_lab_test_program(<target>
+#                             LAB <name>                   e.g. lab03
+#                             VARIANT <student|solution>   the name the grader looks for
+#                             BIN_DIR <dir>                a folder of its own
+#                             SOURCES <file>...
+#                             [INCLUDES <dir>...] [LIBRARIES <lib>...])
+#
+# A test's own sim program: a lab built from other sources than labs/ or
+# solutions/ (the solution with one deliberate slip, say), named
+# <lab>-sim-<variant> in BIN_DIR as the grader and the demo tests expect,
+# with its check-mode twin, built with the lab's target.
+function(gpulab_add_lab_test_program target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "LAB;VARIANT;BIN_DIR" "SOURCES;INCLUDES;LIBRARIES")
+  add_executable(${target})
+  gpulab_backend_sim_sources(${target} ${arg_SOURCES})
+  target_include_directories(${target} PRIVATE ${arg_INCLUDES})
+  target_link_libraries(${target} PRIVATE gpulab_common_sim ${arg_LIBRARIES})
+  target_compile_definitions(${target} PRIVATE
+    GPULAB_LAB_NAME="${arg_LAB}" GPULAB_VARIANT="${arg_VARIANT}")
+  gpulab_target_warnings(${target})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${arg_LAB}-sim-${arg_VARIANT}
+                        RUNTIME_OUTPUT_DIRECTORY "${arg_BIN_DIR}")
+  gpulab_sim_check_twin(${target})
+  add_dependencies(${arg_LAB} ${target})
+endfunction()
+
+# gpulab_write_slip(<in> <out> <find> <replace>)
+#
+# At configure time, writes <in> to <out> with the one text <find> replaced
+# by <replace> (a deliberate slip for a test), and stops with a message when
+# <in> no longer holds <find>. <out> is rewritten only when it changes.
+function(gpulab_write_slip in out find replace)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${in}")
+  file(READ "${in}" text)
+  string(FIND "${text}" "${find}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${in} no longer holds the text a test's slip replaces:\n${find}")
+  endif()
+  string(REPLACE "${find}" "${replace}" text "${text}")
+  file(WRITE "${out}.new" "${text}")
+  configure_file("${out}.new" "${out}" COPYONLY)
+endfunction()

@@ -24,31 +24,14 @@ endif()
 # must fail with the simulator's report, and the guard-region check (the one
 # that also works on a GPU) must fail too.
 if("sim" IN_LIST GPULAB_BACKENDS AND EXISTS "${_lab03_sol}")
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_lab03_sol}")
-  file(READ "${_lab03_sol}" _src)
-  set(_check "    if (i < n)\n        c[i] = a[i] + b[i];")
-  string(FIND "${_src}" "${_check}" _at)
-  if(_at EQUAL -1)
-    message(FATAL_ERROR "labs/03_kernels/tests: the bounds check of vec_add_kernel in ${_lab03_sol} "
-                        "is no longer written as the no-bounds test expects:\n${_check}")
-  endif()
-  string(REPLACE "${_check}" "    c[i] = a[i] + b[i]; /* no bounds check (test variant) */" _src
-                 "${_src}")
   set(_gen "${CMAKE_CURRENT_BINARY_DIR}/nobounds")
-  file(WRITE "${_gen}/kernels.cu.new" "${_src}")
-  configure_file("${_gen}/kernels.cu.new" "${_gen}/kernels.cu" COPYONLY)
-
-  set(_t lab03-nobounds-sim)
-  add_executable(${_t})
-  gpulab_backend_sim_sources(${_t} "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${_gen}/kernels.cu")
-  target_include_directories(${_t} PRIVATE "${_gen}" "${CMAKE_CURRENT_SOURCE_DIR}")
-  target_link_libraries(${_t} PRIVATE gpulab_common_sim)
-  target_compile_definitions(${_t} PRIVATE GPULAB_LAB_NAME="lab03" GPULAB_VARIANT="student")
-  gpulab_target_warnings(${_t})
-  set_target_properties(${_t} PROPERTIES OUTPUT_NAME lab03-sim-student
-                        RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/nobounds-bin")
-  gpulab_sim_check_twin(${_t})
-  add_dependencies(lab03 ${_t})
+  gpulab_write_slip("${_lab03_sol}" "${_gen}/kernels.cu"
+                    "    if (i < n)\n        c[i] = a[i] + b[i];"
+                    "    c[i] = a[i] + b[i]; /* no bounds check (test variant) */")
+  gpulab_add_lab_test_program(lab03-nobounds-sim LAB lab03 VARIANT student
+    BIN_DIR "${CMAKE_CURRENT_BINARY_DIR}/nobounds-bin"
+    SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${_gen}/kernels.cu"
+    INCLUDES "${_gen}" "${CMAKE_CURRENT_SOURCE_DIR}")
 
   add_test(NAME lab03-sim-nobounds-fails
            COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=lab03
@@ -68,31 +51,14 @@ endif()
 # block and thread that should have written the first, and that the index is
 # swapped.
 if("sim" IN_LIST GPULAB_BACKENDS AND EXISTS "${_lab03_sol}")
-  file(READ "${_lab03_sol}" _src)
-  set(_index "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n)\n")
-  string(FIND "${_src}" "${_index}" _at)
-  if(_at EQUAL -1)
-    message(FATAL_ERROR "labs/03_kernels/tests: the index of vec_add_kernel in ${_lab03_sol} "
-                        "is no longer written as the swapped-index test expects:\n${_index}")
-  endif()
-  string(REPLACE "${_index}"
-                 "    int i = threadIdx.x * blockDim.x + blockIdx.x; /* swapped (test variant) */\n    if (i < n)\n"
-                 _src "${_src}")
   set(_gen "${CMAKE_CURRENT_BINARY_DIR}/swapped")
-  file(WRITE "${_gen}/kernels.cu.new" "${_src}")
-  configure_file("${_gen}/kernels.cu.new" "${_gen}/kernels.cu" COPYONLY)
-
-  set(_t lab03-swapped-sim)
-  add_executable(${_t})
-  gpulab_backend_sim_sources(${_t} "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${_gen}/kernels.cu")
-  target_include_directories(${_t} PRIVATE "${_gen}" "${CMAKE_CURRENT_SOURCE_DIR}")
-  target_link_libraries(${_t} PRIVATE gpulab_common_sim)
-  target_compile_definitions(${_t} PRIVATE GPULAB_LAB_NAME="lab03" GPULAB_VARIANT="student")
-  gpulab_target_warnings(${_t})
-  set_target_properties(${_t} PROPERTIES OUTPUT_NAME lab03-sim-student
-                        RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/swapped-bin")
-  gpulab_sim_check_twin(${_t})
-  add_dependencies(lab03 ${_t})
+  gpulab_write_slip("${_lab03_sol}" "${_gen}/kernels.cu"
+                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n)\n"
+                    "    int i = threadIdx.x * blockDim.x + blockIdx.x; /* swapped (test variant) */\n    if (i < n)\n")
+  gpulab_add_lab_test_program(lab03-swapped-sim LAB lab03 VARIANT student
+    BIN_DIR "${CMAKE_CURRENT_BINARY_DIR}/swapped-bin"
+    SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${_gen}/kernels.cu"
+    INCLUDES "${_gen}" "${CMAKE_CURRENT_SOURCE_DIR}")
 
   # The demo: N = 31 with 32 threads is one block that covers c; thread 1
   # writes c[32], past the end, so c[1] is the first element never written.

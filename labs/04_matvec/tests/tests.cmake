@@ -51,20 +51,11 @@ if("sim" IN_LIST GPULAB_BACKENDS)
       DEPENDS "${_sol}/matvec.cu" "${_lab04_tests}/make_v1_as_v2.cmake"
       COMMENT "lab04: the solution with v2 launching v1's kernel (a test of the coalescing check)"
       VERBATIM)
-    add_executable(lab04-sim-v1-as-v2)
-    gpulab_backend_sim_sources(lab04-sim-v1-as-v2 "${CMAKE_CURRENT_SOURCE_DIR}/main.c"
-      "${CMAKE_CURRENT_SOURCE_DIR}/bigmm.c" "${CMAKE_CURRENT_SOURCE_DIR}/reference.c"
-      "${_dir}/matvec.cu" "${_sol}/matmul.c")
-    target_include_directories(lab04-sim-v1-as-v2 PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
-    target_link_libraries(lab04-sim-v1-as-v2 PRIVATE gpulab_common_sim gpulab_blas)
-    target_compile_definitions(lab04-sim-v1-as-v2 PRIVATE
-      GPULAB_LAB_NAME="lab04" GPULAB_VARIANT="v1-as-v2")
     # Named as the grader looks for a solution, in a folder of its own.
-    set_target_properties(lab04-sim-v1-as-v2 PROPERTIES OUTPUT_NAME lab04-sim-solution
-      RUNTIME_OUTPUT_DIRECTORY "${_dir}/bin")
-    gpulab_target_warnings(lab04-sim-v1-as-v2)
-    gpulab_sim_check_twin(lab04-sim-v1-as-v2)
-    add_dependencies(lab04 lab04-sim-v1-as-v2)
+    gpulab_add_lab_test_program(lab04-sim-v1-as-v2 LAB lab04 VARIANT solution BIN_DIR "${_dir}/bin"
+      SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${CMAKE_CURRENT_SOURCE_DIR}/bigmm.c"
+              "${CMAKE_CURRENT_SOURCE_DIR}/reference.c" "${_dir}/matvec.cu" "${_sol}/matmul.c"
+      INCLUDES "${CMAKE_CURRENT_SOURCE_DIR}" LIBRARIES gpulab_blas)
     add_test(NAME lab04-v1-as-v2-not-coalesced
              COMMAND ${CMAKE_COMMAND} -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=lab04 -DMODE=solutions
                      "-DEXPECT_FAIL_REGEX=^v2 is not coalesced: 16\\.[0-9]+ sectors per warp load .* at most 5\\.00 allowed"
@@ -93,19 +84,10 @@ if("sim" IN_LIST GPULAB_BACKENDS AND EXISTS "${_lab04_sol}/matmul.c")
     DEPENDS "${_lab04_sol}/matmul.c" "${_lab04_tests}/make_colmajor_matmul.cmake"
     COMMENT "lab04: the solution with a column-major cublasSgemm call (a test of the diagnoses)"
     VERBATIM)
-  add_executable(lab04-sim-colmajor)
-  gpulab_backend_sim_sources(lab04-sim-colmajor "${CMAKE_CURRENT_SOURCE_DIR}/main.c"
-    "${CMAKE_CURRENT_SOURCE_DIR}/bigmm.c" "${CMAKE_CURRENT_SOURCE_DIR}/reference.c"
-    "${_lab04_sol}/matvec.cu" "${_dir}/matmul.c")
-  target_include_directories(lab04-sim-colmajor PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
-  target_link_libraries(lab04-sim-colmajor PRIVATE gpulab_common_sim gpulab_blas)
-  target_compile_definitions(lab04-sim-colmajor PRIVATE
-    GPULAB_LAB_NAME="lab04" GPULAB_VARIANT="student")
-  set_target_properties(lab04-sim-colmajor PROPERTIES OUTPUT_NAME lab04-sim-student
-    RUNTIME_OUTPUT_DIRECTORY "${_dir}/bin")
-  gpulab_target_warnings(lab04-sim-colmajor)
-  gpulab_sim_check_twin(lab04-sim-colmajor)
-  add_dependencies(lab04 lab04-sim-colmajor)
+  gpulab_add_lab_test_program(lab04-sim-colmajor LAB lab04 VARIANT student BIN_DIR "${_dir}/bin"
+    SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${CMAKE_CURRENT_SOURCE_DIR}/bigmm.c"
+            "${CMAKE_CURRENT_SOURCE_DIR}/reference.c" "${_lab04_sol}/matvec.cu" "${_dir}/matmul.c"
+    INCLUDES "${CMAKE_CURRENT_SOURCE_DIR}" LIBRARIES gpulab_blas)
   # The demo: the square product passes, the rectangular one fails with the cause.
   add_test(NAME lab04-sim-colmajor-demo-diagnosis
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=${_dir}/bin/lab04-sim-student

@@ -22,33 +22,16 @@ set(_l5_sol "${PROJECT_SOURCE_DIR}/solutions/05_training")
 if(NOT "sim" IN_LIST GPULAB_BACKENDS OR NOT EXISTS "${_l5_sol}/kernels.cu")
   return()
 endif()
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_l5_sol}/kernels.cu")
-file(READ "${_l5_sol}/kernels.cu" _src)
-set(_relu "dx[i] = y[i] > 0.0f ? dy[i] : 0.0f;")
-string(FIND "${_src}" "${_relu}" _at)
-if(_at EQUAL -1)
-  message(FATAL_ERROR "labs/05_training/tests: relu_backward_kernel in ${_l5_sol}/kernels.cu is "
-                      "no longer written as the relubwd test expects:\n${_relu}")
-endif()
-string(REPLACE "${_relu}" "dx[i] = y[i] >= 0.0f ? dy[i] : 0.0f; /* >= : test variant */" _src
-               "${_src}")
 set(_gen "${CMAKE_CURRENT_BINARY_DIR}/relubwd")
-file(WRITE "${_gen}/kernels.cu.new" "${_src}")
-configure_file("${_gen}/kernels.cu.new" "${_gen}/kernels.cu" COPYONLY)
-
-set(_t lab05-relubwd-sim)
-add_executable(${_t})
-gpulab_backend_sim_sources(${_t} "${CMAKE_CURRENT_SOURCE_DIR}/main.c"
-  "${CMAKE_CURRENT_SOURCE_DIR}/demo.c" "${CMAKE_CURRENT_SOURCE_DIR}/device_train.cu"
-  "${_l5_sol}/to_device.cu" "${_gen}/kernels.cu")
-target_include_directories(${_t} PRIVATE "${_gen}" "${CMAKE_CURRENT_SOURCE_DIR}")
-target_link_libraries(${_t} PRIVATE gpulab_common_sim lab05_core)
-target_compile_definitions(${_t} PRIVATE GPULAB_LAB_NAME="lab05" GPULAB_VARIANT="student")
-gpulab_target_warnings(${_t})
-set_target_properties(${_t} PROPERTIES OUTPUT_NAME lab05-sim-student
-                      RUNTIME_OUTPUT_DIRECTORY "${_gen}/bin")
-gpulab_sim_check_twin(${_t})
-add_dependencies(lab05 ${_t})
+gpulab_write_slip("${_l5_sol}/kernels.cu" "${_gen}/kernels.cu"
+                  "dx[i] = y[i] > 0.0f ? dy[i] : 0.0f;"
+                  "dx[i] = y[i] >= 0.0f ? dy[i] : 0.0f; /* >= : test variant */")
+gpulab_add_lab_test_program(lab05-relubwd-sim LAB lab05 VARIANT student BIN_DIR "${_gen}/bin"
+  SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${CMAKE_CURRENT_SOURCE_DIR}/demo.c"
+          "${CMAKE_CURRENT_SOURCE_DIR}/device_train.cu" "${_l5_sol}/to_device.cu"
+          "${_gen}/kernels.cu"
+  INCLUDES "${_gen}" "${CMAKE_CURRENT_SOURCE_DIR}"
+  LIBRARIES lab05_core)
 
 add_test(NAME lab05-sim-relubwd-demo-diagnosis
          COMMAND ${CMAKE_COMMAND} -DPROGRAM=${_gen}/bin/lab05-sim-student -DEXPECT_RC=1
