@@ -28,6 +28,10 @@ static void query_field(char *buf, size_t len, const char *text, const char *key
     }
 }
 
+#ifndef GPULAB_GRADE_CUDA_OFF
+#define GPULAB_GRADE_CUDA_OFF 0
+#endif
+
 /* Asks the kit's own device query whether a GPU is usable for the cuda
  * backend. Returns 1 (usable: *why names the device) or 0 (*why says why not). */
 static int gpu_usable(const options *o, char *why, size_t len)
@@ -39,6 +43,9 @@ static int gpu_usable(const options *o, char *why, size_t len)
                  GPULAB_GRADE_HAS_CUDA
                      ? "no GPU looked for: gpulab-gpu-query, the kit's GPU query, is missing "
                        "beside gpulab-grade; rebuild the kit (make grade) to grade on a GPU"
+                 : GPULAB_GRADE_CUDA_OFF
+                     ? "this kit was built without the cuda backend: it was switched off "
+                       "(GPULAB_CUDA=OFF)"
                      : "this kit was built without the cuda backend: no CUDA toolkit was found "
                        "when it was configured");
         return 0;

@@ -171,6 +171,10 @@ function(grade_lab03 what want)
     message(FATAL_ERROR "make grade LAB=lab03 (${what}) graded on ${backend} (${why}), not on sim, "
                         "on a machine without a GPU:\n${table}")
   endif()
+  if(KIT_CUDA STREQUAL "OFF" AND NOT why MATCHES "switched off \\(GPULAB_CUDA=OFF\\)")
+    message(FATAL_ERROR "make grade LAB=lab03 (${what}): the backend's reason should say the cuda "
+                        "backend was switched off (GPULAB_CUDA=OFF), not: ${why}")
+  endif()
   string(JSON n LENGTH "${json}" results)
   set(short 0) # checks below their full points (points may be fractional: no sums)
   math(EXPR last "${n} - 1")
