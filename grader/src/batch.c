@@ -162,13 +162,26 @@ static void last_line_of(const char *path, char *buf, size_t len)
     fclose(f);
 }
 
+/* One quoted CSV field, valid UTF-8 whatever s holds (a student's compile
+ * error can carry Latin-1 bytes): invalid bytes become U+FFFD, newlines spaces. */
 static void csv_field(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (; *s; s++) {
+    while (*s) {
+        unsigned cp;
+        int n = grade_utf8_decode(s, &cp);
+        if (n == 0) {
+            fputs("\xEF\xBF\xBD", f);
+            s++;
+            continue;
+        }
         if (*s == '"')
             fputc('"', f);
-        fputc(*s == '\n' ? ' ' : *s, f);
+        if (*s == '\n' || *s == '\r')
+            fputc(' ', f);
+        else
+            fwrite(s, 1, (size_t)n, f);
+        s += n;
     }
     fputc('"', f);
 }

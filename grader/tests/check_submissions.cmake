@@ -16,6 +16,10 @@ file(COPY "${fixture}/labs/00_fixture/scale.cu" DESTINATION "${subs}/starter/00_
 file(READ "${fixture}/solutions/00_fixture/scale.cu" text)
 string(REPLACE "const int blocks" "const int blocks oops" text "${text}")
 file(WRITE "${subs}/broken/00_fixture/scale.cu" "${text}")
+# A folder name with a Latin-1 byte (0xE9): grades.csv must stay valid UTF-8.
+string(ASCII 233 latin1_e)
+file(MAKE_DIRECTORY "${subs}/caf${latin1_e}/00_fixture")
+file(COPY "${fixture}/solutions/00_fixture/scale.cu" DESTINATION "${subs}/caf${latin1_e}/00_fixture")
 
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
@@ -29,10 +33,14 @@ endfunction()
 # ---- the batch --------------------------------------------------------------------
 run("${GRADE}" --batch "${subs}" --jobs 2 --lab fixture --backend sim --source "${SOURCE}"
     --out "${WORKDIR}/grades")
-file(STRINGS "${WORKDIR}/grades/grades.csv" rows)
+file(STRINGS "${WORKDIR}/grades/grades.csv" rows ENCODING UTF-8)
 list(LENGTH rows n)
-if(NOT n EQUAL 6)
-  message(FATAL_ERROR "grades.csv: ${n} lines, expected a header and 5 rows:\n${rows}")
+if(NOT n EQUAL 7)
+  message(FATAL_ERROR "grades.csv: ${n} lines, expected a header and 6 rows:\n${rows}")
+endif()
+if(PYTHON) # strict UTF-8, and the Latin-1 byte as U+FFFD
+  run("${PYTHON}" -c "import sys; t = open(sys.argv[1], encoding='utf-8', errors='strict').read(); assert '\"caf\\ufffd\",10,10,100.0,' in t, t"
+      "${WORKDIR}/grades/grades.csv")
 endif()
 foreach(want IN ITEMS "\"broken\",0,10," "\"good\",10,10,100.0," "\"missing\",0,10,"
                       "\"nested\",10,10,100.0," "\"starter\",0,10,0.0,")
@@ -41,7 +49,7 @@ foreach(want IN ITEMS "\"broken\",0,10," "\"good\",10,10,100.0," "\"missing\",0,
     message(FATAL_ERROR "grades.csv has no row starting ${want}:\n${rows}")
   endif()
 endforeach()
-message(STATUS "batch: 5 submissions graded as expected")
+message(STATUS "batch: 6 submissions graded as expected")
 
 # ---- one submission: the reasons ----------------------------------------------------
 foreach(case IN ITEMS "broken;does not compile: 00_fixture/scale.cu:[0-9]+:[0-9]+: error"
