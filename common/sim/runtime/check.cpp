@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "gpulab_sim/stats.h"
+#include "model.hpp"
 
 // The dynamic shared memory of the running block (launch.cpp).
 extern "C" __thread unsigned char gpulab_sim_dynamic_shared[];
@@ -270,13 +271,18 @@ struct checker {
     // Access counts (GPULAB_SIM_STATS): totals, and this block's requests:
     // per (instruction, warp), the sectors of its k-th execution.
     gpulab_sim_kernel_stats counts{};
+    unsigned long long barriers = 0; // barrier releases (for the performance model)
     std::unordered_map<uint64_t, uint32_t> executions; // (pc, thread) -> times run
     std::unordered_map<uint64_t, std::vector<std::vector<uint64_t>>> requests[2]; // load, store
 };
 
 std::mutex stats_mutex;
 gpulab_sim_kernel_stats kernel_totals{}, last_kernel{};
+unsigned long long kernel_barriers = 0, last_barriers = 0;
 bool have_last_kernel = false;
+// GPULAB_SIM_STATS=1 prints each kernel's counts; the performance model
+// (GPULAB_SIM_MODEL) counts without printing.
+bool stats_print = false;
 
 void count_access(checker *c, bool global, bool write, uintptr_t a, size_t size, uintptr_t pc)
 {
@@ -661,8 +667,10 @@ __attribute__((constructor)) void start_check_mode()
 {
     const char *env = getenv("GPULAB_SIM_CHECK");
     const char *stats = getenv("GPULAB_SIM_STATS");
+    const char *model = getenv("GPULAB_SIM_MODEL");
     unsigned want = env ? parse_tools(env) : 0;
-    if (stats && strcmp(stats, "1") == 0)
+    stats_print = stats && strcmp(stats, "1") == 0;
+    if (stats_print || model_lookup(model))
         want |= CHECK_STATS;
     if (!want)
         return;
@@ -691,9 +699,12 @@ __attribute__((constructor)) void start_check_mode()
                 fflush(stdout);
                 execv(twin.c_str(), argv.data());
             }
-            report("GPULAB_SIM_CHECK is set but %s has no check build (%s.check); build it with "
-                   "the project's CMake or gpulab-nvcc, which make both. Running without checks",
-                   self, self);
+            if (want & ~CHECK_STATS)
+                report("GPULAB_SIM_CHECK is set but %s has no check build (%s.check); build it "
+                       "with the project's CMake or gpulab-nvcc, which make both. Running without "
+                       "checks",
+                       self, self);
+            // The model says for itself what it does without counts (model.cpp).
         }
         return;
     }
@@ -822,6 +833,8 @@ void check_leave_kernel()
         t.load_sectors += m.load_sectors;
         t.store_requests += m.store_requests;
         t.store_sectors += m.store_sectors;
+        kernel_barriers += ck->barriers;
+        ck->barriers = 0;
         m = gpulab_sim_kernel_stats{};
     }
 }
@@ -834,8 +847,12 @@ void check_kernel_done(const char *kernel, const char *file, int line, unsigned 
     gpulab_sim_kernel_stats t = kernel_totals;
     t.threads = threads;
     last_kernel = t;
+    last_barriers = kernel_barriers;
     have_last_kernel = true;
     kernel_totals = gpulab_sim_kernel_stats{};
+    kernel_barriers = 0;
+    if (!stats_print)
+        return;
     double n = threads ? (double)threads : 1.0;
     check_line("gpulab-sim stats: kernel %s (launched at %s:%d), counted by the simulator", kernel,
                file, line);
@@ -863,8 +880,38 @@ void check_begin_block()
 
 void check_barrier()
 {
-    if (ck)
+    if (ck) {
         ck->epoch++;
+        ck->barriers++;
+    }
+}
+
+int check_sample_every()
+{
+    return 1;
+}
+
+bool check_last_counts(kernel_counts *out)
+{
+    *out = kernel_counts{};
+    if (!(tools & CHECK_STATS))
+        return false;
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    if (!have_last_kernel)
+        return false;
+    const gpulab_sim_kernel_stats &t = last_kernel;
+    double scale = (double)check_sample_every();
+    out->counted = true;
+    out->sample = 1.0 / scale;
+    out->threads = (double)t.threads;
+    out->load_requests = t.load_requests * scale;
+    out->load_sectors = t.load_sectors * scale;
+    out->store_requests = t.store_requests * scale;
+    out->store_sectors = t.store_sectors * scale;
+    out->global_accesses = (double)(t.global_loads + t.global_stores) * scale;
+    out->shared_accesses = (double)(t.shared_loads + t.shared_stores) * scale;
+    out->barriers = (double)last_barriers * scale;
+    return true;
 }
 
 void check_warp_mask(unsigned mask, unsigned present, const char *file, int line)

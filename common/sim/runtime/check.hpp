@@ -55,6 +55,13 @@ void check_leave_kernel();
 void check_kernel_done(const char *kernel, const char *file, int line, unsigned long long threads);
 void check_begin_block(); // shared memory is fresh (uninitialized, no accesses yet)
 void check_barrier();     // a barrier of the running block was released
+
+// For the performance model (model.cpp): the counts of the last kernel that
+// finished, scaled up when only a sample of its blocks was counted; false
+// (and zeros) when counting is off. And 1 in how many blocks is counted.
+struct kernel_counts;
+bool check_last_counts(kernel_counts *out);
+int check_sample_every();
 // Reports a warp function whose mask is wrong (synccheck).
 void check_warp_mask(unsigned mask, unsigned arrived_or_exited, const char *file, int line);
 

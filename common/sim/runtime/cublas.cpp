@@ -24,6 +24,7 @@
 
 #include "check.hpp"
 #include "internal.hpp"
+#include "model.hpp"
 
 // A handle: the device current at cublasCreate, the stream its work goes to
 // (0, the legacy default stream, until cublasSetStream) and the pointer mode.
@@ -369,12 +370,16 @@ cublasStatus_t gemv(cublasHandle_t h, const char *fn, cublasOperation_t t, int m
                                   vector_arg("y", y, ylen, incy) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
+    cudaStream_t stream = h->stream;
     return queue(c, [=]() {
         T beta_now = b.get();
         if (beta_now == 0)
             zero_matrix(y, 1, ylen, incy < 0 ? -incy : incy);
         blas_gemv(t, m, n, a.get(), A, lda, x, incx, beta_now, y, incy);
         written_vector(y, ylen, incy);
+        // The matrix once, x once, y read and written: 2mn flops.
+        gpulab_sim::model_blas(stream, fn, 2.0 * m * n,
+                               sizeof(T) * ((double)m * n + xlen + 2.0 * ylen), std::min(m, n));
     });
 }
 
@@ -413,6 +418,7 @@ cublasStatus_t gemm(cublasHandle_t h, const char *fn, const gemm_shape &g, const
                                  batch_arg("C", C, matrix_elems(g.m, g.n, g.ldc), sc, count) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
+    cudaStream_t stream = h->stream;
     return queue(c, [=]() {
         T alpha_now = a.get(), beta_now = b.get();
         for (long long i = 0; i < count; i++) {
@@ -421,6 +427,11 @@ cublasStatus_t gemm(cublasHandle_t h, const char *fn, const gemm_shape &g, const
             blas_gemm(g, alpha_now, A + i * sa, B + i * sb, beta_now, C + i * sc);
             written_matrix(C + i * sc, g.m, g.n, g.ldc);
         }
+        // 2mnk flops per product; A, B once, C read and written.
+        double mk = (double)g.m * g.k, kn = (double)g.k * g.n, mn = (double)g.m * g.n;
+        gpulab_sim::model_blas(stream, fn, 2.0 * mn * g.k * count,
+                               sizeof(T) * (mk + kn + 2 * mn) * count,
+                               std::min(std::min(g.m, g.n), std::max(g.k, 1)));
     });
 }
 

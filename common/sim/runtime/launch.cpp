@@ -4,6 +4,7 @@
 #include "check.hpp"
 #include "fiber.hpp"
 #include "internal.hpp"
+#include "model.hpp"
 #include "shared.hpp"
 
 #include <dlfcn.h>
@@ -734,6 +735,7 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
     }
     check_kernel_done(j->req.kernel_name, j->req.file, j->req.line,
                       j->total_blocks * j->req.block.x * j->req.block.y * j->req.block.z);
+    model_kernel(j->req.stream, j->req.kernel_name, { j->req.grid, j->req.block, j->req.shmem });
     if (j->check_failed.load() && j->error.load() == cudaSuccess)
         return cudaErrorLaunchFailure; // as a kernel stopped by compute-sanitizer's memcheck
     return (cudaError_t)j->error.load();

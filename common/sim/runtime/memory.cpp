@@ -12,6 +12,7 @@
 
 #include "check.hpp"
 #include "internal.hpp"
+#include "model.hpp"
 
 #include <sys/mman.h>
 
@@ -303,9 +304,10 @@ cudaError_t copy(void *dst, const void *src, size_t n, cudaMemcpyKind kind, cuda
     e = check_copy(dst, n, src, n, kind, call);
     if (e != cudaSuccess || n == 0)
         return record(e, call);
-    e = enqueue(s, call, [dst, src, n]() {
+    e = enqueue(s, call, [dst, src, n, s, call]() {
         memmove(dst, src, n);
         check_mark_init(dst, n);
+        model_copy(s, dst, src, n, call);
         return cudaSuccess;
     });
     if (e == cudaSuccess && wait)
@@ -331,9 +333,10 @@ cudaError_t set(void *p, int value, size_t n, cudaStream_t s, bool wait, const c
     }
     if (e != cudaSuccess)
         return record(e, call);
-    e = enqueue(s, call, [p, value, n]() {
+    e = enqueue(s, call, [p, value, n, s]() {
         memset(p, value, n);
         check_mark_init(p, n);
+        model_memset(s, n);
         return cudaSuccess;
     });
     if (e == cudaSuccess && wait)
@@ -574,6 +577,7 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spi
             memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
             check_mark_init((char *)dst + r * dpitch, width);
         }
+        model_copy(s, dst, src, width * height, "cudaMemcpy2D");
         return cudaSuccess;
     });
     if (e == cudaSuccess && wait)

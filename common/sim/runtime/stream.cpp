@@ -15,6 +15,7 @@
 // is then fixed by the program, never by how fast the executor ran. Work
 // queued after the failed op is skipped, as on a GPU whose context is lost.
 #include "internal.hpp"
+#include "model.hpp"
 
 #include <condition_variable>
 #include <cstring>
@@ -35,6 +36,7 @@ struct CUevent_st {
     unsigned flags;
     uint64_t seq;    // op that records it; 0 = never recorded
     double stamp_ms; // CLOCK_MONOTONIC when that op ran
+    double model_ms; // the stream's modeled clock then (GPULAB_SIM_MODEL), else -1
 };
 
 namespace gpulab_sim
@@ -79,6 +81,7 @@ double now_ms()
 
 void run_executor(int d, executor *x)
 {
+    model_executor(d);
     for (;;) {
         op o;
         {
@@ -339,7 +342,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pe, unsigned int flags)
         return e;
     if (!pe || flags > 0x7)
         return record(cudaErrorInvalidValue);
-    CUevent_st *ev = new CUevent_st{ d, flags, 0, 0.0 };
+    CUevent_st *ev = new CUevent_st{ d, flags, 0, 0.0, -1.0 };
     std::lock_guard<std::mutex> lock(registry_mutex);
     events.insert(ev);
     *pe = ev;
@@ -373,8 +376,9 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
         return record(cudaErrorInvalidResourceHandle);
     CUstream_st *st;
     resolve(s, &st);
-    e = enqueue(s, "cudaEventRecord", [ev]() {
+    e = enqueue(s, "cudaEventRecord", [ev, s]() {
         ev->stamp_ms = now_ms();
+        ev->model_ms = model_stamp(s);
         return cudaSuccess;
     });
     std::lock_guard<std::mutex> lock(exec(sd)->m);
@@ -426,7 +430,12 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
         return record(cudaErrorInvalidResourceHandle);
     if (completed(start->device) < start->seq || completed(end->device) < end->seq)
         return record(cudaErrorNotReady);
-    *ms = (float)(end->stamp_ms - start->stamp_ms);
+    // With the performance model on, the time between the events on the
+    // modeled clock (docs/model.md); else the simulator's CPU time.
+    if (start->model_ms >= 0 && end->model_ms >= 0)
+        *ms = (float)(end->model_ms - start->model_ms);
+    else
+        *ms = (float)(end->stamp_ms - start->stamp_ms);
     return cudaSuccess;
 }
 

@@ -1,0 +1,37 @@
+/*
+ * gpulab_sim/model.h — the simulator's performance model (GPULAB_SIM_MODEL),
+ * as the kit's common library and tools see it. With GPULAB_SIM_MODEL=<gpu>
+ * (t4, gtx1650, rtx3060, rtx4090, a100, h100, h200) the simulator keeps a
+ * modeled device clock per stream, which kernels, copies, sets and cuBLAS
+ * calls advance and CUDA events read: cudaEventElapsedTime returns the time
+ * the work would take on that GPU, by the model of docs/model.md. Modeled,
+ * never measured: whatever prints such a time says "modeled <GPU>".
+ * Usable from C and C++, on the sim backend only.
+ */
+#ifndef GPULAB_SIM_MODEL_H
+#define GPULAB_SIM_MODEL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The full name of the GPU being modeled ("NVIDIA T4"), or NULL when the
+ * model is off (GPULAB_SIM_MODEL unset, or a name the model does not know). */
+const char *gpulab_sim_model_gpu(void);
+
+/* How the kernels' times are modeled in this run: "counted" (the program's
+ * check twin counts every access), "sampled" (it counts a sample of blocks
+ * and scales up), "launch configuration only" (no twin: no counts), or NULL
+ * when the model is off. */
+const char *gpulab_sim_model_basis(void);
+
+/* The modeled time of the work queued on the current device so far, in
+ * milliseconds, once it has all run (it synchronizes with the device); -1
+ * when the model is off. */
+double gpulab_sim_model_device_ms(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,91 @@
+// model.hpp — the performance model (GPULAB_SIM_MODEL): GPU profiles, the
+// formulas that turn the simulator's counts into modeled GPU time, and the
+// modeled clock of each stream. The rest of the runtime reports each piece
+// of work here as it runs on the device's executor. See model.cpp and
+// docs/model.md.
+#ifndef GPULAB_SIM_MODEL_HPP
+#define GPULAB_SIM_MODEL_HPP
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpulab_sim
+{
+
+// A GPU as the model sees it: public specifications (sources in model.cpp).
+struct gpu_profile {
+    const char *key;  // the value of GPULAB_SIM_MODEL
+    const char *name; // full name, as printed
+    int sms;          // streaming multiprocessors
+    double clock_ghz; // boost clock
+    int fp32_lanes;   // FP32 lanes per SM
+    int max_warps;    // resident warps per SM
+    int max_blocks;   // resident blocks per SM
+    int regs;         // 32-bit registers per SM
+    int smem_kb;      // shared memory per SM usable by blocks, KiB
+    double l2_mb;     // L2 cache, MiB
+    double dram_gbs;  // DRAM bandwidth, GB/s (10^9 bytes)
+    int pcie_gen, pcie_lanes;
+    double launch_us; // kernel launch latency, as events around an empty kernel see it
+};
+
+// The profile named key (GPULAB_SIM_MODEL's spelling), or null.
+const gpu_profile *model_lookup(const char *key);
+// Every profile, for lists and tests; *n receives the count.
+const gpu_profile *model_profiles(int *n);
+// The modeled GPU of this run (GPULAB_SIM_MODEL), or null; says once on
+// stderr what is modeled, or what was wrong with the variable.
+const gpu_profile *model_gpu();
+
+// What the simulator counted for one launch (zeros when it could not count).
+struct kernel_counts {
+    bool counted = false; // from the check twin's counters
+    double sample = 1.0;  // fraction of blocks counted (counts are scaled up already)
+    double threads = 0;   // threads launched
+    double load_requests = 0, load_sectors = 0;
+    double store_requests = 0, store_sectors = 0;
+    double global_accesses = 0, shared_accesses = 0; // by all threads
+    double barriers = 0;                             // barrier releases, all blocks
+};
+
+// One launch's configuration.
+struct kernel_shape {
+    dim3 grid, block;
+    size_t shmem; // dynamic shared memory per block
+};
+
+// The model's verdict on one piece of work.
+struct model_result {
+    double us = 0;                // modeled time, microseconds
+    const char *bound = "launch"; // memory, latency, compute, launch, pcie
+    double bytes = 0;             // bytes it moves
+    double sectors = 0;           // 32-byte sectors (kernels)
+    double occupancy = 0;         // resident warps / max warps per SM (kernels)
+    double waves = 0;             // waves of blocks over the SMs (kernels)
+};
+
+// The formulas (pure functions of the profile and the counts; tested alone).
+model_result model_kernel_time(const gpu_profile &g, const kernel_shape &k, const kernel_counts &c);
+enum class copy_kind { h2d, d2h, d2d, peer, h2h };
+model_result model_copy_time(const gpu_profile &g, copy_kind kind, double bytes, bool pinned);
+model_result model_memset_time(const gpu_profile &g, double bytes);
+// A cuBLAS call of `flops` floating-point operations moving `bytes`; size is
+// the problem's smallest dimension (its efficiency grows with it).
+model_result model_blas_time(const gpu_profile &g, double flops, double bytes, double size);
+
+// From the runtime, on a device's executor, as the work runs (no-ops when
+// the model is off). s is the stream the work was queued on.
+void model_executor(int d); // the executor thread of device d starts
+void model_kernel(cudaStream_t s, const char *name, const kernel_shape &k);
+void model_copy(cudaStream_t s, const void *dst, const void *src, size_t bytes, const char *call);
+void model_memset(cudaStream_t s, size_t bytes);
+void model_blas(cudaStream_t s, const char *name, double flops, double bytes, double size);
+// The modeled clock of stream s at this point of its work, in ms (for
+// cudaEventRecord); -1 when the model is off.
+double model_stamp(cudaStream_t s);
+
+} // namespace gpulab_sim
+
+#endif
