@@ -1,8 +1,13 @@
 /* CUDA-event timers: see lab/cuda_timer.h. */
 #include "lab/cuda_timer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(GPULAB_BACKEND_SIM)
+#include "gpulab_sim/model.h"
+#endif
 
 cudaError_t lab_cuda_timer_create(lab_cuda_timer *t)
 {
@@ -87,7 +92,14 @@ free_samples:
 const char *lab_cuda_timer_clock_name(void)
 {
 #if defined(GPULAB_BACKEND_SIM)
-    return "simulator CPU time";
+    /* Settled once per run: GPULAB_SIM_MODEL does not change while it runs. */
+    static char modeled[96];
+    const char *gpu = gpulab_sim_model_gpu();
+    if (!gpu)
+        return "simulator CPU time";
+    if (!modeled[0])
+        snprintf(modeled, sizeof(modeled), "modeled %s", gpu);
+    return modeled;
 #else
     return "CUDA events";
 #endif

@@ -4,6 +4,8 @@
 #include "lab/device.h"
 #include "lab_test.h"
 
+#include <stdlib.h>
+
 typedef struct {
     void *buf;
     size_t bytes;
@@ -65,6 +67,14 @@ int main(void)
     LAB_TEST_RUN(test_timer_measures_queued_work);
     LAB_TEST_RUN(test_repeat_statistics);
     CHECK(strstr(lab_cuda_timer_clock_name(), "CUDA events") ||
-          strstr(lab_cuda_timer_clock_name(), "simulator"));
+          strstr(lab_cuda_timer_clock_name(), "simulator") ||
+          strncmp(lab_cuda_timer_clock_name(), "modeled NVIDIA ", 15) == 0);
+#if defined(GPULAB_BACKEND_SIM)
+    /* Under GPULAB_SIM_MODEL the label names the modeled GPU, else CPU time. */
+    if (getenv("GPULAB_SIM_MODEL") && strcmp(getenv("GPULAB_SIM_MODEL"), "t4") == 0)
+        CHECK_STREQ(lab_cuda_timer_clock_name(), "modeled NVIDIA T4");
+    else if (!getenv("GPULAB_SIM_MODEL"))
+        CHECK_STREQ(lab_cuda_timer_clock_name(), "simulator CPU time");
+#endif
     LAB_TEST_MAIN_END();
 }

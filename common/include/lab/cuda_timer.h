@@ -89,7 +89,10 @@ cudaError_t lab_cuda_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ct
 
 /**
  * @brief What the event timers of this build measure, for labelling printed times:
- *        "CUDA events" on the cuda backend, "simulator CPU time" on the sim backend.
+ *        "CUDA events" on the cuda backend; on the sim backend "simulator CPU
+ *        time", or "modeled <GPU>" (e.g. "modeled NVIDIA T4") when the run has
+ *        the simulator's performance model on (GPULAB_SIM_MODEL=<gpu>, see
+ *        docs/model.md): then events read the modeled clock.
  * @return A static string.
  */
 const char *lab_cuda_timer_clock_name(void);
