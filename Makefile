@@ -12,7 +12,7 @@
 #                   kit's code, never in your lab files), run the kit's CTest
 #                   suite, build the docs; your own labs: their demos and make grade
 #   make docs       the Doxygen documentation (build/docs/html/index.html)
-#   make bench-sim  how fast the CPU simulator runs kernels, on one core
+#   make bench-sim  how fast the CPU simulator runs kernels, on one worker and every core
 #   make handout    build/gpulab-handout.tar.gz: the kit as students get it
 #   make data-cifar10  download the CIFAR-10 binary archive for lab 05, check its
 #                   MD5 and unpack it (CIFAR10_DIR=DIR, default ~/.cache/gpulab/cifar10)
