@@ -283,9 +283,30 @@ bool have_last_kernel = false;
 // GPULAB_SIM_STATS=1 prints each kernel's counts; the performance model
 // (GPULAB_SIM_MODEL) counts without printing.
 bool stats_print = false;
+// The model alone counts 1 block in `every` of a large grid (sampled_blocks
+// of them), and scales up (model.cpp): the blocks of a kernel do the same
+// work but for the grid's edge, and counting all of them would more than
+// double a demo's time. GPULAB_SIM_STATS=1 counts every block.
+constexpr uint64_t sampled_blocks = 64;
+std::atomic<uint64_t> kernel_every{ 1 };
+uint64_t last_every = 1;
+
+// Whether the running block is one the counts include.
+inline bool block_counted()
+{
+    if (stats_print)
+        return true;
+    uint64_t total = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
+    uint64_t every = total > 2 * sampled_blocks ? total / sampled_blocks : 1;
+    kernel_every.store(every, std::memory_order_relaxed);
+    uint64_t b = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
+    return b % every == 0;
+}
 
 void count_access(checker *c, bool global, bool write, uintptr_t a, size_t size, uintptr_t pc)
 {
+    if (!block_counted())
+        return;
     if (!global) {
         (write ? c->counts.shared_stores : c->counts.shared_loads)++;
         return;
@@ -848,6 +869,7 @@ void check_kernel_done(const char *kernel, const char *file, int line, unsigned 
     t.threads = threads;
     last_kernel = t;
     last_barriers = kernel_barriers;
+    last_every = kernel_every.exchange(1);
     have_last_kernel = true;
     kernel_totals = gpulab_sim_kernel_stats{};
     kernel_barriers = 0;
@@ -888,7 +910,8 @@ void check_barrier()
 
 int check_sample_every()
 {
-    return 1;
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    return (int)last_every;
 }
 
 bool check_last_counts(kernel_counts *out)
@@ -900,17 +923,16 @@ bool check_last_counts(kernel_counts *out)
     if (!have_last_kernel)
         return false;
     const gpulab_sim_kernel_stats &t = last_kernel;
-    double scale = (double)check_sample_every();
     out->counted = true;
-    out->sample = 1.0 / scale;
+    out->sample = (double)last_every;
     out->threads = (double)t.threads;
-    out->load_requests = t.load_requests * scale;
-    out->load_sectors = t.load_sectors * scale;
-    out->store_requests = t.store_requests * scale;
-    out->store_sectors = t.store_sectors * scale;
-    out->global_accesses = (double)(t.global_loads + t.global_stores) * scale;
-    out->shared_accesses = (double)(t.shared_loads + t.shared_stores) * scale;
-    out->barriers = (double)last_barriers * scale;
+    out->load_requests = (double)t.load_requests;
+    out->load_sectors = (double)t.load_sectors;
+    out->store_requests = (double)t.store_requests;
+    out->store_sectors = (double)t.store_sectors;
+    out->global_accesses = (double)(t.global_loads + t.global_stores);
+    out->shared_accesses = (double)(t.shared_loads + t.shared_stores);
+    out->barriers = (double)last_barriers; // every block: barriers are cheap to count
     return true;
 }
 
@@ -1042,7 +1064,9 @@ void __tsan_atomic_signal_fence(int)
 extern "C" int gpulab_sim_last_kernel_stats(struct gpulab_sim_kernel_stats *out)
 {
     std::lock_guard<std::mutex> lock(gpulab_sim::stats_mutex);
-    if (!out || !(gpulab_sim::tools & gpulab_sim::CHECK_STATS) || !gpulab_sim::have_last_kernel)
+    // Counts for the model alone (no GPULAB_SIM_STATS=1) may be a sample: not these.
+    if (!out || !(gpulab_sim::tools & gpulab_sim::CHECK_STATS) || !gpulab_sim::stats_print ||
+        !gpulab_sim::have_last_kernel)
         return -1;
     *out = gpulab_sim::last_kernel;
     return 0;

@@ -57,8 +57,9 @@ void check_begin_block(); // shared memory is fresh (uninitialized, no accesses 
 void check_barrier();     // a barrier of the running block was released
 
 // For the performance model (model.cpp): the counts of the last kernel that
-// finished, scaled up when only a sample of its blocks was counted; false
-// (and zeros) when counting is off. And 1 in how many blocks is counted.
+// finished (out->sample: 1 in how many blocks were counted, from block 0 on;
+// the counts are those blocks' only); false (and zeros) when counting is
+// off. And the sampling of the last kernel (1: every block).
 struct kernel_counts;
 bool check_last_counts(kernel_counts *out);
 int check_sample_every();

@@ -419,7 +419,14 @@ void model_kernel(cudaStream_t s, const char *name, const kernel_shape &k)
     if (!g)
         return;
     kernel_counts c;
-    check_last_counts(&c);
+    if (check_last_counts(&c) && c.sample > 1) {
+        // Counted blocks 0, sample, 2 sample, ...: scale their counts to the grid.
+        double blocks = (double)k.grid.x * k.grid.y * k.grid.z;
+        double scale = blocks / std::ceil(blocks / c.sample);
+        for (double *x : { &c.load_requests, &c.load_sectors, &c.store_requests, &c.store_sectors,
+                           &c.global_accesses, &c.shared_accesses })
+            *x *= scale;
+    }
     model_result m = model_kernel_time(*g, k, c);
     std::lock_guard<std::mutex> lock(model_mutex);
     advance(s, m.us);

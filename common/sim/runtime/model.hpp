@@ -42,7 +42,7 @@ const gpu_profile *model_gpu();
 // What the simulator counted for one launch (zeros when it could not count).
 struct kernel_counts {
     bool counted = false; // from the check twin's counters
-    double sample = 1.0;  // fraction of blocks counted (counts are scaled up already)
+    double sample = 1.0;  // 1 in `sample` blocks counted (0, sample, 2 sample, ...)
     double threads = 0;   // threads launched
     double load_requests = 0, load_sectors = 0;
     double store_requests = 0, store_sectors = 0;
