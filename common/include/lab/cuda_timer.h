@@ -90,8 +90,8 @@ cudaError_t lab_cuda_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ct
 /**
  * @brief What the event timers of this build measure, for labelling printed times:
  *        "CUDA events" on the cuda backend; on the sim backend "simulator CPU
- *        time", or "modeled <GPU>" (e.g. "modeled NVIDIA T4") when the run has
- *        the simulator's performance model on (GPULAB_SIM_MODEL=<gpu>, see
+ *        time", or "modeled " and the GPU's name ("modeled NVIDIA T4") when the run has
+ *        the simulator's performance model on (GPULAB_SIM_MODEL set to a GPU, see
  *        docs/model.md): then events read the modeled clock.
  * @return A static string.
  */
