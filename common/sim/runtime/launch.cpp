@@ -218,6 +218,9 @@ void on_fault(int sig, siginfo_t *info, void *uctx)
     worker_tls->fault_pc = (uintptr_t) static_cast<const ucontext_t *>(uctx)->uc_mcontext.pc;
 #endif
     worker_tls->in_kernel = false;
+    // The block runner saves no signal mask (that is a system call per block):
+    // restore here the mask that returning from the handler would have.
+    pthread_sigmask(SIG_SETMASK, &static_cast<const ucontext_t *>(uctx)->uc_sigmask, nullptr);
     siglongjmp(worker_tls->escape, 2);
 }
 
@@ -633,7 +636,7 @@ void run_one_block(job *j, uint64_t b)
     blockIdx.z = (unsigned)(b / ((uint64_t)gridDim.x * gridDim.y));
     worker_state &w = self();
     w.fibers = j->sync;
-    int why = sigsetjmp(w.escape, 1);
+    int why = sigsetjmp(w.escape, 0); // no mask: on_fault restores it
     if (why == 0) {
         w.in_kernel = true;
         if (j->sync)
