@@ -388,8 +388,17 @@ const gpu_profile *settle()
     }
     const char *path = getenv("GPULAB_SIM_MODEL_REPORT");
     if (path && *path) {
-        report_path = path;
-        atexit(write_report);
+        // Found out now, not at exit, if it cannot be written.
+        FILE *f = fopen(path, "a");
+        if (f) {
+            fclose(f);
+            report_path = path;
+            atexit(write_report);
+        } else {
+            report("GPULAB_SIM_MODEL_REPORT=%s: cannot write it (%s); the model runs on without "
+                   "a report. Give a path in a folder that exists and you may write to",
+                   path, strerror(errno));
+        }
     }
     if (!(check_tools() & CHECK_STATS))
         report("GPULAB_SIM_MODEL=%s: this program has no check build (its .check twin) to count "
