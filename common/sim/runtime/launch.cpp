@@ -61,7 +61,10 @@ struct job {
     std::vector<bool> is_pointer;
     bool sync = true; // run threads as fibers
     uint64_t total_blocks = 0;
-    std::atomic<uint64_t> next_block{ 0 };
+    uint64_t chunk = 1; // blocks a worker claims at a time (see run_kernel)
+    // Claimed by every worker: on a cache line of its own.
+    alignas(64) std::atomic<uint64_t> next_block{ 0 };
+    char pad[64 - sizeof(std::atomic<uint64_t>)];
     std::atomic<int> error{ cudaSuccess };
     std::atomic<bool> check_failed{ false }; // the check mode stopped a thread
     std::mutex report_mutex;
@@ -659,13 +662,16 @@ void work_on(job *j)
         check_kernel_info{ j->req.kernel_name, j->req.shmem, j->req.task, j->req.ops->task_size });
     blockDim = j->req.block;
     gridDim = j->req.grid;
-    for (;;) {
-        if (j->error.load(std::memory_order_relaxed) != cudaSuccess)
-            break;
-        uint64_t b = j->next_block.fetch_add(1, std::memory_order_relaxed);
-        if (b >= j->total_blocks)
-            break;
-        run_one_block(j, b);
+    for (bool go = true; go;) {
+        uint64_t b = j->next_block.fetch_add(j->chunk, std::memory_order_relaxed);
+        uint64_t end = b + j->chunk < j->total_blocks ? b + j->chunk : j->total_blocks;
+        for (go = b < end; b < end; b++) {
+            if (j->error.load(std::memory_order_relaxed) != cudaSuccess) {
+                go = false;
+                break;
+            }
+            run_one_block(j, b);
+        }
     }
     check_leave_kernel();
     self().current = nullptr;
@@ -723,6 +729,19 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
     install_fault_handler();
     uint64_t helpers =
         (uint64_t)p.workers < j->total_blocks - 1 ? (uint64_t)p.workers : j->total_blocks - 1;
+    if (helpers > 0 && !j->sync) {
+        // A block run as a loop takes a few hundred nanoseconds. Claimed one at
+        // a time, workers would take turns along memory (each core's prefetcher
+        // fetching the blocks of the others) and pass the counter's cache line
+        // to and fro for every block: runs of about 8192 threads keep each
+        // worker on its own stretch, at most an eighth of each one's share
+        // keeps the ends even.
+        uint64_t threads = (uint64_t)j->req.block.x * j->req.block.y * j->req.block.z;
+        uint64_t by_size = 8192 / threads, by_share = j->total_blocks / (8 * (helpers + 1));
+        j->chunk = by_size < by_share ? by_size : by_share;
+        if (j->chunk < 1)
+            j->chunk = 1;
+    }
     if (helpers > 0) {
         std::lock_guard<std::mutex> lock(p.m);
         p.current = j;
