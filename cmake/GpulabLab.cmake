@@ -45,6 +45,16 @@
 #   - A program whose sources (or the headers beside them) changed is deleted
 #     before anything is compiled (the target <target>-stale-guard), so a
 #     failed compile leaves no program behind, never the last good one.
+# The GPU the labs' sim programs model by default (docs/model.md): their CUDA
+# events then read the model's clock. GPULAB_SIM_MODEL in the environment
+# overrides it (a name, or off); off here means simulator CPU time unless asked.
+set(GPULAB_LAB_SIM_MODEL "t4" CACHE STRING
+    "GPU the labs' sim programs model by default (t4, gtx1650, rtx3060, rtx4090, a100, h100, h200, off)")
+set(GPULAB_LAB_SIM_MODEL_SOURCE "${CMAKE_BINARY_DIR}/gpulab/lab_sim_model.c")
+file(CONFIGURE OUTPUT "${GPULAB_LAB_SIM_MODEL_SOURCE}"
+     CONTENT "/* Generated from GPULAB_LAB_SIM_MODEL: the GPU this lab program models on the sim backend\n * unless GPULAB_SIM_MODEL says otherwise. */\nconst char gpulab_sim_default_model[] = \"@GPULAB_LAB_SIM_MODEL@\";\n"
+     @ONLY)
+
 function(gpulab_add_lab name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "DEMO_TEST;STUDENT_DEMO_FAILS"
                         "DIR;LABS_ROOT;SOLUTIONS_ROOT" "HARNESS;STUDENT;LIBRARIES;LABELS")
@@ -129,6 +139,7 @@ function(gpulab_add_lab name)
         add_dependencies(${name}-grading ${target})
       endif()
       if(backend STREQUAL "sim")
+        target_sources(${target} PRIVATE "${GPULAB_LAB_SIM_MODEL_SOURCE}")
         gpulab_sim_check_twin(${target})
         if(TARGET ${target}.check)
           add_dependencies(${target}.check ${target}-stale-guard)
@@ -207,7 +218,7 @@ endfunction()
 function(gpulab_add_lab_test_program target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "LAB;VARIANT;BIN_DIR" "SOURCES;INCLUDES;LIBRARIES")
   add_executable(${target})
-  gpulab_backend_sim_sources(${target} ${arg_SOURCES})
+  gpulab_backend_sim_sources(${target} ${arg_SOURCES} "${GPULAB_LAB_SIM_MODEL_SOURCE}")
   target_include_directories(${target} PRIVATE ${arg_INCLUDES})
   target_link_libraries(${target} PRIVATE gpulab_common_sim ${arg_LIBRARIES})
   target_compile_definitions(${target} PRIVATE

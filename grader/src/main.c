@@ -147,10 +147,16 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         goto remove_setup;
     }
     const char *argv[] = { program, "--in", ".", "--out", ".", NULL };
-    const char *envp[GRADE_MAX_ENV + 2];
-    int n_env = 0;
-    for (int i = 0; i < c.n_env; i++)
+    const char *envp[GRADE_MAX_ENV + 3];
+    int n_env = 0, sets_model = 0;
+    for (int i = 0; i < c.n_env; i++) {
         envp[n_env++] = c.env[i];
+        sets_model |= !strncmp(c.env[i], "GPULAB_SIM_MODEL=", 17);
+    }
+    /* Graded runs time nothing a check scores: the performance model (on by
+     * default in the labs' sim programs) would only slow them down. */
+    if (!sets_model)
+        envp[n_env++] = "GPULAB_SIM_MODEL=off";
     if (c.memcheck && !strcmp(backend, "sim"))
         envp[n_env++] = "GPULAB_SIM_CHECK=memcheck";
     envp[n_env] = NULL;

@@ -688,7 +688,7 @@ __attribute__((constructor)) void start_check_mode()
 {
     const char *env = getenv("GPULAB_SIM_CHECK");
     const char *stats = getenv("GPULAB_SIM_STATS");
-    const char *model = getenv("GPULAB_SIM_MODEL");
+    const char *model = model_wanted();
     unsigned want = env ? parse_tools(env) : 0;
     stats_print = stats && strcmp(stats, "1") == 0;
     if (stats_print || model_lookup(model))

@@ -103,6 +103,26 @@ double ceil_div(double a, double b)
 
 } // namespace
 
+} // namespace gpulab_sim
+
+// A program may carry a default GPU to model (the kit's lab programs do: the
+// build's GPULAB_LAB_SIM_MODEL); others have none, and the model is off
+// unless GPULAB_SIM_MODEL asks for it.
+extern "C" __attribute__((weak)) const char gpulab_sim_default_model[];
+
+namespace gpulab_sim
+{
+
+const char *model_wanted()
+{
+    const char *want = getenv("GPULAB_SIM_MODEL");
+    if (!want || !*want)
+        want = gpulab_sim_default_model;
+    if (!want || !*want || !strcmp(want, "off") || !strcmp(want, "none") || !strcmp(want, "0"))
+        return nullptr;
+    return want;
+}
+
 const gpu_profile *model_lookup(const char *key)
 {
     for (const gpu_profile &p : profiles)
@@ -373,15 +393,16 @@ void write_report()
 
 const gpu_profile *settle()
 {
-    const char *env = getenv("GPULAB_SIM_MODEL");
-    if (!env || !*env)
+    const char *env = model_wanted();
+    if (!env)
         return nullptr;
     const gpu_profile *g = model_lookup(env);
     if (!g) {
         std::string names;
         for (const gpu_profile &p : profiles)
             names += std::string(names.empty() ? "" : ", ") + p.key + " (" + p.name + ")";
-        report("GPULAB_SIM_MODEL=\"%s\" is not a GPU the model knows; the valid names are %s. "
+        report("GPULAB_SIM_MODEL=\"%s\" is not a GPU the model knows; the valid names are %s (or "
+               "off). "
                "Running without the model: times are simulator CPU time",
                env, names.c_str());
         return nullptr;

@@ -33,6 +33,10 @@ struct gpu_profile {
 
 // The profile named key (GPULAB_SIM_MODEL's spelling), or null.
 const gpu_profile *model_lookup(const char *key);
+// The GPU this run asks for: GPULAB_SIM_MODEL when it is set, else the
+// program's built-in default (gpulab_sim_default_model, which the kit's lab
+// programs carry); nullptr when neither, or when it is "off" (or "none", "0").
+const char *model_wanted();
 // Every profile, for lists and tests; *n receives the count.
 const gpu_profile *model_profiles(int *n);
 // The modeled GPU of this run (GPULAB_SIM_MODEL), or null; says once on

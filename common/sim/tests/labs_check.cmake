@@ -47,3 +47,20 @@ if(EXISTS "${PROJECT_SOURCE_DIR}/solutions/03_kernels/kernels.cu")
   set_tests_properties(lab03-sim-nobounds-no-leak-blame PROPERTIES
     LABELS "simcheck;sim;lab03" TIMEOUT 120 FAIL_REGULAR_EXPRESSION "Leaked [0-9]+ bytes")
 endif()
+
+# The labs' sim programs model a GPU by default (GPULAB_LAB_SIM_MODEL, t4):
+# lab 03's demo prints modeled NVIDIA T4 times with nothing set, and none
+# with GPULAB_SIM_MODEL=off.
+if(IS_DIRECTORY "${PROJECT_SOURCE_DIR}/solutions/03_kernels" AND GPULAB_LAB_SIM_MODEL STREQUAL "t4")
+  add_test(NAME lab03-sim-model-default
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab03-sim-solution> -DEXPECT_RC=0
+                   "-DEXPECT_REGEX=modeled NVIDIA T4.*PASS"
+                   -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+  add_test(NAME lab03-sim-model-off
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab03-sim-solution> -DEXPECT_RC=0
+                   -DENV=GPULAB_SIM_MODEL=off "-DEXPECT_REGEX=PASS"
+                   -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+  set_tests_properties(lab03-sim-model-default lab03-sim-model-off PROPERTIES
+    LABELS "lab03;sim;model" TIMEOUT 300)
+  set_tests_properties(lab03-sim-model-off PROPERTIES FAIL_REGULAR_EXPRESSION "modeled")
+endif()
