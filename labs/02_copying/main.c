@@ -20,10 +20,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "copying.h"
-#include "plot.h"
 
 #include "lab/compare.h"
 #include "lab/device.h"
+#include "lab/plot.h"
 #include "lab/protocol.h"
 #include "lab/rng.h"
 #include "lab/tensor.h"
@@ -411,7 +411,7 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
             gbs[c][i] = b / secs[i * 4 + c] / 1e9;
         }
         xs[i] = (double)b;
-        plot_format_bytes(label, sizeof(label), (double)b);
+        lab_plot_format_bytes(label, sizeof(label), (double)b);
         printf("  %-9s %14.2f %14.2f %14.2f %14.2f\n", label, gbs[0][i], gbs[1][i], gbs[2][i],
                gbs[3][i]);
         if (sweep) {
@@ -429,10 +429,10 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
     }
 
     /* The plot. */
-    plot_series series[4] = { { column_names[0], "#1f77b4", gbs[0] },
-                              { column_names[1], "#ff7f0e", gbs[1] },
-                              { column_names[2], "#2ca02c", gbs[2] },
-                              { column_names[3], "#d62728", gbs[3] } };
+    lab_plot_series series[4] = { { column_names[0], "#1f77b4", gbs[0] },
+                                  { column_names[1], "#ff7f0e", gbs[1] },
+                                  { column_names[2], "#2ca02c", gbs[2] },
+                                  { column_names[3], "#d62728", gbs[3] } };
     char title[160], note[256];
     lab_device_info info;
     if (lab_device_info_query(&info, 0) != 0)
@@ -447,9 +447,18 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
         snprintf(note, sizeof(note),
                  "%.80s: cudaMemcpy timed by the CPU wall clock\n(least time of several runs)",
                  info.name);
-    plot_spec spec = { title, note, xs, n, series, 4 };
+    lab_plot_spec spec = { title,
+                           note,
+                           "transfer size (bytes, log scale)",
+                           "bandwidth (GB/s, 1 GB = 10^9 bytes)",
+                           LAB_PLOT_X_BYTES,
+                           0,
+                           xs,
+                           n,
+                           series,
+                           4 };
     lab_error perr;
-    if (plot_svg(svg_path, &spec, &perr) == LAB_OK) {
+    if (lab_plot_svg(svg_path, &spec, &perr) == LAB_OK) {
         char where[4200];
         absolute_path(where, sizeof(where), svg_path);
         printf("  plot: %s (open it in a web browser)\n", where);
@@ -467,7 +476,7 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
             e2 == cudaSuccess &&
             cudaMemcpy(h_check, d_buf, pieces_bytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
             memcmp(h_check, h_pin, pieces_bytes) == 0;
-        plot_format_bytes(label, sizeof(label), (double)pieces_bytes);
+        lab_plot_format_bytes(label, sizeof(label), (double)pieces_bytes);
         printf("  %s host -> device, pinned: one cudaMemcpy %.3f ms; %zu pieces of %d bytes "
                "%.3f ms (%.1fx)\n",
                label, one * 1e3, (pieces_bytes + PIECE - 1) / PIECE, PIECE, many * 1e3, many / one);

@@ -1,0 +1,63 @@
+/**
+ * @file plot.h
+ * @brief Line charts as hand-written SVG (no library): a log2-scale x axis, a
+ *        linear or log10 y axis, one line per series, a legend and a two-line
+ *        note that says what produced the numbers.
+ *
+ * Used by lab 02 (copy bandwidth against transfer size) and lab 03 (time per
+ * element against N); any lab that sweeps a size can use it. The chart is
+ * 760 x 500 pixels, white, readable in any web browser.
+ */
+#ifndef LAB_PLOT_H
+#define LAB_PLOT_H
+
+#include <stddef.h>
+
+#include "lab/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief One line of the chart: y[i] at the spec's x[i]. */
+typedef struct lab_plot_series {
+    const char *label; /**< legend text */
+    const char *color; /**< an SVG colour, "#1f77b4" */
+    const double *y;   /**< n values; a non-finite one (or <= 0 on a log axis) is left out */
+} lab_plot_series;
+
+/** @brief How the x axis names its ticks. */
+typedef enum lab_plot_x_ticks {
+    LAB_PLOT_X_BYTES = 0, /**< binary sizes: "4 KiB", "256 MiB" */
+    LAB_PLOT_X_POW2 = 1   /**< powers of two: "2^10" (other values as "%g") */
+} lab_plot_x_ticks;
+
+/** @brief What to draw. Strings are copied into the file; none is kept. */
+typedef struct lab_plot_spec {
+    const char *title;   /**< first line, e.g. "Host-device copy bandwidth, sim backend" */
+    const char *note;    /**< up to two lines ('\n'): what produced the numbers */
+    const char *x_label; /**< x axis title, e.g. "transfer size (bytes, log scale)" */
+    const char *y_label; /**< y axis title with its unit */
+    lab_plot_x_ticks x_ticks;
+    int y_log;       /**< nonzero: log10 y axis (values must be > 0), else linear from 0 */
+    const double *x; /**< n positive, increasing values (drawn on a log2 scale) */
+    int n;           /**< points per series */
+    const lab_plot_series *series;
+    int n_series;
+} lab_plot_spec;
+
+/**
+ * @brief Writes the chart to path.
+ * @return LAB_OK, LAB_EINVAL (nothing to plot, x not positive and increasing)
+ *         or LAB_EIO (the file cannot be written), with err set.
+ */
+int lab_plot_svg(const char *path, const lab_plot_spec *spec, lab_error *err);
+
+/** @brief "4 KiB", "1.5 MiB": a size in binary units, for tables and axes. */
+void lab_plot_format_bytes(char *buf, size_t len, double bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
