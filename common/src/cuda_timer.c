@@ -104,3 +104,12 @@ const char *lab_cuda_timer_clock_name(void)
     return "CUDA events";
 #endif
 }
+
+const char *lab_cuda_timer_modeled_gpu(void)
+{
+#if defined(GPULAB_BACKEND_SIM)
+    return gpulab_sim_model_gpu();
+#else
+    return NULL;
+#endif
+}

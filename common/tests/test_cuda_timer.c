@@ -69,12 +69,21 @@ int main(void)
     CHECK(strstr(lab_cuda_timer_clock_name(), "CUDA events") ||
           strstr(lab_cuda_timer_clock_name(), "simulator") ||
           strncmp(lab_cuda_timer_clock_name(), "modeled NVIDIA ", 15) == 0);
+    /* The modeled GPU is named exactly when the label says "modeled". */
+    CHECK((lab_cuda_timer_modeled_gpu() != NULL) ==
+          (strncmp(lab_cuda_timer_clock_name(), "modeled ", 8) == 0));
 #if defined(GPULAB_BACKEND_SIM)
     /* Under GPULAB_SIM_MODEL the label names the modeled GPU, else CPU time. */
-    if (getenv("GPULAB_SIM_MODEL") && strcmp(getenv("GPULAB_SIM_MODEL"), "t4") == 0)
+    if (getenv("GPULAB_SIM_MODEL") && strcmp(getenv("GPULAB_SIM_MODEL"), "t4") == 0) {
         CHECK_STREQ(lab_cuda_timer_clock_name(), "modeled NVIDIA T4");
-    else if (!getenv("GPULAB_SIM_MODEL"))
+        CHECK(lab_cuda_timer_modeled_gpu() && !strcmp(lab_cuda_timer_modeled_gpu(), "NVIDIA T4"));
+    } else if (!getenv("GPULAB_SIM_MODEL")) {
         CHECK_STREQ(lab_cuda_timer_clock_name(), "simulator CPU time");
+    }
+    if (getenv("GPULAB_SIM_MODEL") && strcmp(getenv("GPULAB_SIM_MODEL"), "off") == 0)
+        CHECK(lab_cuda_timer_modeled_gpu() == NULL);
+#else
+    CHECK(lab_cuda_timer_modeled_gpu() == NULL);
 #endif
     LAB_TEST_MAIN_END();
 }

@@ -97,6 +97,15 @@ cudaError_t lab_cuda_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ct
  */
 const char *lab_cuda_timer_clock_name(void);
 
+/**
+ * @brief The GPU whose modeled clock the event timers read, for the labels of
+ *        a modeled figure ("modeled NVIDIA T4") and to decide whether to show
+ *        one: the sim backend with the performance model on (docs/model.md).
+ * @return The GPU's name ("NVIDIA T4", a static string), or NULL when the times
+ *         are not modeled: the sim backend with the model off, or a real GPU.
+ */
+const char *lab_cuda_timer_modeled_gpu(void);
+
 #ifdef __cplusplus
 }
 #endif
