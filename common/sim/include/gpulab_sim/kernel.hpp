@@ -130,22 +130,34 @@ void run_block(void *p)
 {
     auto *t = static_cast<task<Body, Args> *>(p);
     const unsigned nx = blockDim.x, ny = blockDim.y, nz = blockDim.z;
+#if defined(__SANITIZE_THREAD__)
     for (unsigned z = 0; z < nz; z++)
         for (unsigned y = 0; y < ny; y++)
             for (unsigned x = 0; x < nx; x++) {
-#if defined(__SANITIZE_THREAD__)
                 // The check build's hooks read threadIdx, which the compiler
                 // does not expect of them: store it for real before the body.
                 *(volatile unsigned *)&threadIdx.x = x;
                 *(volatile unsigned *)&threadIdx.y = y;
                 *(volatile unsigned *)&threadIdx.z = z;
-#else
-                threadIdx.x = x;
-                threadIdx.y = y;
-                threadIdx.z = z;
-#endif
                 std::apply(t->body, t->args);
             }
+#else
+    // The body reads the arguments from a copy that no store of the kernel can
+    // reach, so they stay in registers; threadIdx.y and .z are stored by the
+    // loop that changes them (kernels never write threadIdx).
+    const Body body = t->body;
+    const Args args = t->args;
+    for (unsigned z = 0; z < nz; z++) {
+        threadIdx.z = z;
+        for (unsigned y = 0; y < ny; y++) {
+            threadIdx.y = y;
+            for (unsigned x = 0; x < nx; x++) {
+                threadIdx.x = x;
+                std::apply(body, args);
+            }
+        }
+    }
+#endif
 }
 
 template <class Body, class Args>
