@@ -7,8 +7,12 @@
  * grid-stride version on a deliberately small grid, the 2-D version on an
  * odd-sized matrix — each checked against the CPU — and then a table of
  * launch overhead against work: the kernel and a plain CPU loop timed for
- * N = 2^10 .. 2^24, and where the GPU starts to win. Ends with PASS or FAIL.
+ * N = 2^10 .. 2^24, where the GPU starts to win (the crossover), and a plot of
+ * time per element against N (launch_overhead.svg). On the sim backend with
+ * the performance model on (GPULAB_SIM_MODEL=t4, docs/model.md) the kernel
+ * column is the modeled GPU time. Ends with PASS or FAIL.
  *   --full       the timing table up to N = 2^26 (768 MiB of device memory)
+ *   --quick      the timing table up to N = 2^22 only (for tests)
  *   --no-timing  no timing table (quick; for GPULAB_SIM_CHECK=memcheck runs)
  *
  * Graded (--in DIR --out DIR), inputs:
@@ -28,6 +32,7 @@
 #include "lab/compare.h"
 #include "lab/cuda_timer.h"
 #include "lab/device.h"
+#include "lab/plot.h"
 #include "lab/protocol.h"
 #include "lab/rng.h"
 #include "lab/timer.h"
@@ -38,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     OP_VEC_ADD = LAB03_OP_VEC_ADD,
@@ -329,21 +335,87 @@ static void cpu_once(void *p)
     vec_add_cpu(t->h_c, t->h_a, t->h_b, (size_t)t->n);
 }
 
+/* path as an absolute path (relative ones joined to the working directory). */
+static void absolute_path(char *buf, size_t len, const char *path)
+{
+    char cwd[4096];
+    if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+        snprintf(buf, len, "%s", path);
+    else
+        snprintf(buf, len, "%s/%s", cwd, path);
+}
+
+/* What produced the kernel column, in a sentence under the table's title. */
+static void print_kernel_clock(const char *clock, const char *gpu, int is_sim)
+{
+    printf("   kernel: %s, one launch, data already on the device; CPU loop: CPU wall clock\n",
+           clock);
+    if (gpu)
+        printf("   (modeled: the simulator's performance model turns the memory sectors and the\n"
+               "   launch configuration it counted into the time this launch would take on an\n"
+               "   %s - a model figure, not a measurement; docs/model.md. GPULAB_SIM_MODEL=a100\n"
+               "   models another GPU, GPULAB_SIM_MODEL=off shows simulator CPU time)\n",
+               gpu);
+    else if (is_sim)
+        printf("   (sim backend: the kernel times are simulator CPU times - this CPU running\n"
+               "   every GPU thread - not GPU figures; GPULAB_SIM_MODEL=t4 models a T4)\n");
+}
+
+/* Time per element against N for both, as launch_overhead.svg in the
+ * working directory; says where it went. */
+static void plot_timing(const double *ns, const double *kernel_ns, const double *cpu_ns, int n,
+                        const char *clock, const char *gpu, int is_sim)
+{
+    const char *path = "launch_overhead.svg";
+    char kernel_label[128], title[128], note[256], where[4200];
+    snprintf(kernel_label, sizeof(kernel_label), "kernel (%.100s)", clock);
+    lab_plot_series series[2] = { { kernel_label, "#d62728", kernel_ns },
+                                  { "CPU loop (CPU wall clock)", "#1f77b4", cpu_ns } };
+    snprintf(title, sizeof(title), "vec_add: time per element, %s backend", lab_backend_name());
+    if (gpu)
+        snprintf(note, sizeof(note),
+                 "kernel: MODELED %.60s (simulator's performance model, not measured);\n"
+                 "CPU loop: this machine's CPU wall clock. Data already on the device.",
+                 gpu);
+    else if (is_sim)
+        snprintf(note, sizeof(note),
+                 "SIMULATOR FIGURES, not a GPU's: the kernel is this CPU running every GPU\n"
+                 "thread (simulator CPU time); CPU loop: CPU wall clock");
+    else
+        snprintf(note, sizeof(note),
+                 "kernel: CUDA events on the GPU; CPU loop: CPU wall clock.\n"
+                 "Data already on the device.");
+    lab_plot_spec spec = { title,
+                           note,
+                           "N (elements, log scale)",
+                           "time per element (ns, log scale)",
+                           LAB_PLOT_X_POW2,
+                           1,
+                           ns,
+                           n,
+                           series,
+                           2 };
+    lab_error err;
+    if (lab_plot_svg(path, &spec, &err) != LAB_OK) {
+        printf("   no plot: %s\n", err.msg);
+        return;
+    }
+    absolute_path(where, sizeof(where), path);
+    printf("   plot: %s (time per element vs N; open it in a web browser)\n", where);
+}
+
 static void demo_timing(int max_log2)
 {
     const int is_sim = strcmp(lab_backend_name(), "sim") == 0;
     const size_t max_n = (size_t)1 << max_log2;
-    const char *clock = lab_cuda_timer_clock_name();
+    const char *clock = lab_cuda_timer_clock_name(), *gpu = lab_cuda_timer_modeled_gpu();
     timing_ctx t;
-    int first_win = -1;
+    int first_win = -1, rows = 0;
+    double xs[32], kernel_ns[32], cpu_ns[32];
     double start = lab_wall_seconds();
 
     printf("\n4. Launch overhead vs work: vec_add (256 threads per block) against a CPU loop\n");
-    printf("   kernel: %s, one launch, data already on the device; CPU loop: CPU wall clock\n",
-           clock);
-    if (is_sim)
-        printf("   (sim backend: the kernel times are simulator CPU times - this CPU running\n"
-               "   every GPU thread - not GPU figures)\n");
+    print_kernel_clock(clock, gpu, is_sim);
     printf("   bytes moved per element: 12 (read a[i], b[i], write c[i])\n\n");
     printf("   %9s %16s %16s %12s %12s   %s\n", "N", "kernel [us]", "CPU loop [us]", "kernel GB/s",
            "kernel/CPU", "faster");
@@ -361,7 +433,7 @@ static void demo_timing(int max_log2)
     LAB_CHECK(cudaMemcpy(t.d_a, t.h_a, sizeof(float) * max_n, cudaMemcpyHostToDevice));
     LAB_CHECK(cudaMemcpy(t.d_b, t.h_b, sizeof(float) * max_n, cudaMemcpyHostToDevice));
 
-    for (int k = 10; k <= max_log2; k++) {
+    for (int k = 10; k <= max_log2; k++, rows++) {
         lab_stats ks, cs;
         t.n = 1 << k;
         /* Enough repetitions for a stable median, fewer for the big sizes. */
@@ -372,6 +444,9 @@ static void demo_timing(int max_log2)
         /* kernel GB/s = 12 bytes per element / kernel time */
         printf("   %9d %16.1f %16.1f %12.2f %12.2f   %s\n", t.n, kus, cus,
                12.0 * t.n / ks.median / 1e9, kus / cus, kus < cus ? "kernel" : "CPU");
+        xs[rows] = t.n;
+        kernel_ns[rows] = kus * 1e3 / t.n;
+        cpu_ns[rows] = cus * 1e3 / t.n;
         if (kus < cus && first_win < 0)
             first_win = k;
         else if (kus >= cus)
@@ -389,17 +464,29 @@ static void demo_timing(int max_log2)
     }
     printf("\n   ");
     if (first_win >= 0)
-        printf("The kernel beats the CPU loop from N = 2^%d = %d on.", first_win, 1 << first_win);
+        printf("Crossover: the kernel (%s) beats the CPU loop (CPU wall clock)\n"
+               "   from N = 2^%d = %d on.",
+               clock, first_win, 1 << first_win);
     else
-        printf("The kernel never beats the CPU loop up to N = 2^%d.", max_log2);
-    if (is_sim)
+        printf("No crossover: the kernel (%s) never beats the CPU loop (CPU wall clock)\n"
+               "   up to N = 2^%d.",
+               clock, max_log2);
+    if (gpu)
+        printf("\n   Below it the launch latency the model charges outweighs the work; as N\n"
+               "   grows the kernel nears the %s's memory bandwidth (the GB/s column).\n",
+               gpu);
+    else if (is_sim)
         printf("\n   That is a simulator figure (%s against CPU wall clock),\n"
-               "   not a GPU one: run the cuda build on a GPU for the real crossover.\n",
+               "   not a GPU one: GPULAB_SIM_MODEL=t4 models a T4; the cuda build on a GPU\n"
+               "   measures the real crossover.\n",
                clock);
     else
         printf(" Below that, launch overhead outweighs the work.\n");
+    plot_timing(xs, kernel_ns, cpu_ns, rows, clock, gpu, is_sim);
     printf("   (table measured in %.1f s of CPU wall clock%s)\n", lab_wall_seconds() - start,
-           max_log2 < 26 ? "; --full goes on to N = 2^26" : "");
+           max_log2 < 24   ? "; without --quick it goes on to N = 2^24"
+           : max_log2 < 26 ? "; --full goes on to N = 2^26"
+                           : "");
     LAB_CHECK(cudaFree(t.d_a));
     LAB_CHECK(cudaFree(t.d_b));
     LAB_CHECK(cudaFree(t.d_c));
@@ -411,9 +498,11 @@ static void demo_timing(int max_log2)
 int main(int argc, char **argv)
 {
     lab_args args;
-    int full = 0, no_timing = 0;
+    int full = 0, quick = 0, no_timing = 0;
     const lab_flag flags[] = {
         { "--full", NULL, "timing table up to N = 2^26 (768 MiB on the device)", &full, NULL },
+        { "--quick", NULL, "timing table up to N = 2^22 only (about a second; for tests)", &quick,
+          NULL },
         { "--no-timing", NULL, "skip the timing table (quick; for check-mode runs)", &no_timing,
           NULL },
     };
@@ -429,7 +518,7 @@ int main(int argc, char **argv)
     demo_grid_stride();
     demo_2d();
     if (!no_timing)
-        demo_timing(full ? 26 : 24);
+        demo_timing(full ? 26 : quick ? 22 : 24);
     printf("\n%s (%s backend, %s)\n", failures ? "FAIL" : "PASS", lab_backend_name(),
            GPULAB_VARIANT);
     return failures ? LAB_EXIT_FAIL : LAB_EXIT_PASS;

@@ -95,3 +95,31 @@ set_target_properties(test-lab03-diagnose PROPERTIES RUNTIME_OUTPUT_DIRECTORY "$
 gpulab_target_warnings(test-lab03-diagnose)
 add_test(NAME lab03-diagnose COMMAND test-lab03-diagnose)
 set_tests_properties(lab03-diagnose PROPERTIES LABELS "lab03;unit" TIMEOUT 60)
+
+# The lesson under the performance model (docs/model.md), on every GPU
+# profile: the kernel's modeled time beats the CPU loop from some N on, the
+# demo names the modeled GPU beside the CPU wall clock, and the plot of time
+# per element is written where it says (an absolute path). --quick stops at
+# N = 2^22 (50 MiB per array: out of the CPU's caches, so the CPU loop runs at
+# memory speed; the crossover is near 2^15 on every profile).
+if("sim" IN_LIST GPULAB_BACKENDS AND TARGET lab03-sim-solution)
+  foreach(gpu gtx1650 t4 rtx3060 rtx4090 a100 h100 h200)
+    set(_dir "${CMAKE_CURRENT_BINARY_DIR}/model-${gpu}")
+    file(MAKE_DIRECTORY "${_dir}")
+    add_test(NAME lab03-sim-model-crossover-${gpu}
+             COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab03-sim-solution> -DARGS=--quick
+                     -DEXPECT_RC=0 -DENV=GPULAB_SIM_MODEL=${gpu}
+                     "-DEXPECT_REGEX=kernel: modeled NVIDIA [^\n]*CPU loop: CPU wall clock\n.*Crossover: the kernel \\(modeled NVIDIA [^)]+\\) beats the CPU loop \\(CPU wall clock\\)\n   from N = 2\\^[0-9]+ = [0-9]+ on\\..*plot: /[^\n]*/model-${gpu}/launch_overhead\\.svg .*PASS"
+                     -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+    set_tests_properties(lab03-sim-model-crossover-${gpu} PROPERTIES
+      LABELS "lab03;sim;model" TIMEOUT 120 WORKING_DIRECTORY "${_dir}")
+  endforeach()
+  # With the model off the label says simulator CPU time, never "modeled".
+  add_test(NAME lab03-sim-model-off-label
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab03-sim-solution> -DARGS=--quick
+                   -DEXPECT_RC=0 -DENV=GPULAB_SIM_MODEL=off
+                   "-DEXPECT_REGEX=kernel: simulator CPU time, [^\n]*\n   \\(sim backend: the kernel times are simulator CPU times"
+                   -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+  set_tests_properties(lab03-sim-model-off-label PROPERTIES LABELS "lab03;sim;model" TIMEOUT 120
+                       WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/model-t4")
+endif()
