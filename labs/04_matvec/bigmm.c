@@ -135,9 +135,10 @@ int big_matmul(int n, cublasHandle_t h)
            ms / 1e3, reps * flops / (ms / 1e3) / 1e9, lab_cuda_timer_clock_name());
     lab_cuda_timer_destroy(&timer);
     printf(
-        "  Per product: CPU %.3f s, GPU %.3f s (events). The unsynchronized figure is the "
-        "seed's\n  \"GPU Time: 0.001s\": the loop returned as soon as the launches were queued.\n",
-        t_cpu, ms / 1e3 / reps);
+        "  Per product: CPU %.3f ms (CPU wall clock), GPU %.3f ms (%s). The unsynchronized "
+        "figure is\n  the seed's \"GPU Time: 0.001s\": the loop returned as soon as the launches "
+        "were queued.\n",
+        t_cpu * 1e3, ms / reps, lab_cuda_timer_clock_name());
 
     LAB_CHECK(cudaMemcpy(C_gpu, d_C, bytes, cudaMemcpyDeviceToHost));
     /* Entries of A are >= 0, so |A||A| = A A and the float32 bound of each

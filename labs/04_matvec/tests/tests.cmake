@@ -18,8 +18,19 @@ if("sim" IN_LIST GPULAB_BACKENDS)
     # The solution's demo: every version validated, the table with the
     # simulator's sectors per warp load (v1 uncoalesced, v2 and v3 not), the
     # unsynchronized matmul loop labelled as such, then PASS.
-    set_tests_properties(lab04-sim-solution-demo PROPERTIES PASS_REGULAR_EXPRESSION
-      "v3: [^\n]* ok at every shape.*sectors per warp load.*v1: one thread per row[^\n]*simulator CPU time[^\n]* 16\\.[0-9][0-9] \\(.*v2: one warp per row[^\n]*  [34]\\.[0-9][0-9] \\(.*Simulator figures.*clock read without synchronizing[^\n]*unsynchronized: WRONG.*after cudaDeviceSynchronize.*C \\(cublasSgemm against cblas_sgemm\\): all .*PASS \\(sim backend, solution\\)")
+    # Without the model (GPULAB_SIM_MODEL=off): times are the simulator's CPU
+    # time and say so.
+    set_tests_properties(lab04-sim-solution-demo PROPERTIES ENVIRONMENT GPULAB_SIM_MODEL=off
+      PASS_REGULAR_EXPRESSION
+      "v3: [^\n]* ok at every shape.*timed by.*sectors per warp load.*v1: one thread per row[^\n]*simulator CPU time[^\n]* 16\\.[0-9][0-9] \\(.*v2: one warp per row[^\n]*  [34]\\.[0-9][0-9] \\(.*Simulator figures.*clock read without synchronizing[^\n]*unsynchronized: WRONG.*after cudaDeviceSynchronize.*C \\(cublasSgemm against cblas_sgemm\\): all .*PASS \\(sim backend, solution\\)")
+
+    # With the model: v2 and v3 modeled faster than v1, on the T4 in the demo
+    # and on every profile from the report (tests/model_ranking.cmake).
+    add_test(NAME lab04-sim-model-ranking
+             COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:lab04-sim-solution>
+                     -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/model-ranking
+                     -P "${_lab04_tests}/model_ranking.cmake")
+    set_tests_properties(lab04-sim-model-ranking PROPERTIES LABELS "lab04;sim;model" TIMEOUT 180)
 
     # The solution's kernels under the simulator's check mode (out-of-bounds
     # accesses, shared-memory races, divergent barriers, uninitialized reads):
