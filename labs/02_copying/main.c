@@ -22,6 +22,7 @@
 #include "copying.h"
 
 #include "lab/compare.h"
+#include "lab/cuda_timer.h"
 #include "lab/device.h"
 #include "lab/plot.h"
 #include "lab/protocol.h"
@@ -48,6 +49,7 @@ typedef struct run {
     lab_result *facts;    /* result.json in graded mode; NULL in the demo */
     int sim;              /* running on the simulator */
     int failed;           /* a demo check failed */
+    const char *gpu;      /* the GPU the performance model models, or NULL (times measured) */
 } run;
 
 static void fact_string(run *r, const char *key, const char *v)
@@ -81,10 +83,56 @@ static int expect(run *r, int ok, const char *what, const char *hint)
     return ok;
 }
 
+/* What produced the times of parts 3 and 4. With the simulator's performance
+ * model on, CUDA events read the modeled GPU's clock (docs/model.md). */
 static const char *clock_label(const run *r)
 {
+    static char modeled[160];
+    if (r->gpu) {
+        snprintf(modeled, sizeof(modeled),
+                 "modeled %.80s by the simulator's performance model: not measured", r->gpu);
+        return modeled;
+    }
     return r->sim ? "CPU wall clock; simulator figures: CPU work, not a GPU's"
                   : "CPU wall clock around synchronous calls";
+}
+
+/* The clock of parts 3 and 4: CUDA events on the modeled clock when the model
+ * is on, else the CPU wall clock around the synchronous calls. */
+typedef struct stopwatch {
+    const run *r;
+    lab_cuda_timer events;
+    double t0;
+} stopwatch;
+
+static void stopwatch_start(stopwatch *w, const run *r)
+{
+    w->r = r;
+    w->t0 = lab_wall_seconds();
+    if (r->gpu && (lab_cuda_timer_create(&w->events) != cudaSuccess ||
+                   lab_cuda_timer_start(&w->events, 0) != cudaSuccess))
+        w->r = NULL; /* no events: the model's figure is unknown */
+}
+
+/* Seconds since stopwatch_start on the run's clock (NAN if events failed);
+ * *wall gets the CPU wall clock's seconds. */
+static double stopwatch_stop(stopwatch *w, double *wall)
+{
+    float ms = 0.0f;
+    double t;
+    if (!w->r)
+        return NAN;
+    if (!w->r->gpu) {
+        t = lab_wall_seconds() - w->t0;
+        *wall = t;
+        return t;
+    }
+    cudaError_t e = lab_cuda_timer_stop(&w->events, 0);
+    if (e == cudaSuccess)
+        e = lab_cuda_timer_elapsed_ms(&w->events, &ms);
+    *wall = lab_wall_seconds() - w->t0;
+    lab_cuda_timer_destroy(&w->events);
+    return e == cudaSuccess ? ms / 1e3 : NAN;
 }
 
 static void fill_nan(float *x, size_t n)
@@ -327,19 +375,24 @@ static void part_errors(run *r, float probe)
  * 3. what copies cost
  * ========================================================================== */
 
-/* Seconds for one copy_in_pieces, the least of `reps` runs after one warm-up. */
-static double time_copy(void *dst, const void *src, size_t bytes, size_t piece,
-                        enum cudaMemcpyKind kind, int reps, cudaError_t *e)
+/* Seconds for one copy_in_pieces on the run's clock, the least of `reps`
+ * runs after one warm-up; *wall (if not NULL) gets the least CPU wall clock. */
+static double time_copy(const run *r, void *dst, const void *src, size_t bytes, size_t piece,
+                        enum cudaMemcpyKind kind, int reps, cudaError_t *e, double *wall)
 {
-    double best = INFINITY;
+    double best = INFINITY, best_wall = INFINITY;
     *e = copy_in_pieces(dst, src, bytes, piece, kind);
     for (int i = 0; i < reps && *e == cudaSuccess; i++) {
-        double t0 = lab_wall_seconds();
+        stopwatch w;
+        double cpu;
+        stopwatch_start(&w, r);
         *e = copy_in_pieces(dst, src, bytes, piece, kind);
-        double t = lab_wall_seconds() - t0;
-        if (t < best)
-            best = t;
+        double t = stopwatch_stop(&w, &cpu);
+        best = t < best ? t : best;
+        best_wall = cpu < best_wall ? cpu : best_wall;
     }
+    if (wall)
+        *wall = *e == cudaSuccess ? best_wall : NAN;
     return *e == cudaSuccess ? best : NAN;
 }
 
@@ -395,6 +448,11 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
         goto free_sweep;
     }
     char label[32];
+    if (r->gpu)
+        printf("  (modeled: each copy's bytes over the %s's PCIe link - pinned at 80%% of\n"
+               "  it, pageable at half that, as it is staged - plus a cost per call; see\n"
+               "  docs/model.md. GPULAB_SIM_MODEL=off shows the simulator's CPU figures)\n",
+               r->gpu);
     printf("  %-9s %14s %14s %14s %14s   (GB/s = 1e9 bytes/s; least time of several runs)\n",
            "size", column_names[0], column_names[1], column_names[2], column_names[3]);
     for (int i = 0; i < n && e == cudaSuccess; i++) {
@@ -406,8 +464,8 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
             void *host = (c & 1) ? h_pin : h_page;
             int h2d = c < 2;
             secs[i * 4 + c] =
-                time_copy(h2d ? d_buf : host, h2d ? host : d_buf, b, b,
-                          h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, reps, &e);
+                time_copy(r, h2d ? d_buf : host, h2d ? host : d_buf, b, b,
+                          h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, reps, &e, NULL);
             gbs[c][i] = b / secs[i * 4 + c] / 1e9;
         }
         xs[i] = (double)b;
@@ -438,7 +496,12 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
     if (lab_device_info_query(&info, 0) != 0)
         snprintf(info.name, sizeof(info.name), "device 0");
     snprintf(title, sizeof(title), "Host-device copy bandwidth, %s backend", lab_backend_name());
-    if (r->sim)
+    if (r->gpu)
+        snprintf(note, sizeof(note),
+                 "SIMULATOR with its performance model: MODELED %.60s figures, not measured;\n"
+                 "see docs/model.md (GPULAB_SIM_MODEL=off shows the simulator's CPU figures)",
+                 r->gpu);
+    else if (r->sim)
         snprintf(note, sizeof(note),
                  "SIMULATOR FIGURES, not a GPU's: CPU memcpy inside one process, timed by the\n"
                  "CPU wall clock (%.60s); no PCIe bus is involved",
@@ -468,10 +531,12 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
     /* One copy vs the same bytes in pieces (pinned, host to device). */
     if (e == cudaSuccess) {
         cudaError_t e1, e2;
-        double one =
-            time_copy(d_buf, h_pin, pieces_bytes, pieces_bytes, cudaMemcpyHostToDevice, 3, &e1);
+        double one_wall, many_wall;
+        double one = time_copy(r, d_buf, h_pin, pieces_bytes, pieces_bytes, cudaMemcpyHostToDevice,
+                               3, &e1, &one_wall);
         cudaMemset(d_buf, 0, pieces_bytes);
-        double many = time_copy(d_buf, h_pin, pieces_bytes, PIECE, cudaMemcpyHostToDevice, 2, &e2);
+        double many = time_copy(r, d_buf, h_pin, pieces_bytes, PIECE, cudaMemcpyHostToDevice, 2,
+                                &e2, &many_wall);
         int same =
             e2 == cudaSuccess &&
             cudaMemcpy(h_check, d_buf, pieces_bytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
@@ -480,6 +545,9 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
         printf("  %s host -> device, pinned: one cudaMemcpy %.3f ms; %zu pieces of %d bytes "
                "%.3f ms (%.1fx)\n",
                label, one * 1e3, (pieces_bytes + PIECE - 1) / PIECE, PIECE, many * 1e3, many / one);
+        if (r->gpu)
+            printf("  (modeled %s; the same copies took %.3f ms and %.3f ms of CPU wall clock)\n",
+                   r->gpu, one_wall * 1e3, many_wall * 1e3);
         fact_number(r, "one_copy_s", one);
         fact_number(r, "pieces_s", many);
         fact_int(r, "pieces_bytes", (long long)pieces_bytes);
@@ -550,16 +618,18 @@ static void part_logging(run *r, const float *h_A, const float *h_X0, int n, int
     }
     cudaMemcpy(d_A, h_A, bytes, cudaMemcpyHostToDevice);
 
+    stopwatch w;
+    double every_wall, ondev_wall;
     cudaMemcpy(d_X, h_X0, bytes, cudaMemcpyHostToDevice);
-    double t0 = lab_wall_seconds();
+    stopwatch_start(&w, r);
     cudaError_t e1 = norms_every_step(h_every, handle, d_A, d_X, d_Y, n, steps);
-    double every = lab_wall_seconds() - t0;
+    double every = stopwatch_stop(&w, &every_wall);
 
     cudaMemcpy(d_X, h_X0, bytes, cudaMemcpyHostToDevice);
-    t0 = lab_wall_seconds();
+    stopwatch_start(&w, r);
     cudaError_t e2 = norms_on_device(h_device, handle, d_A, d_X, d_Y, n, steps);
     cudaDeviceSynchronize();
-    double ondev = lab_wall_seconds() - t0;
+    double ondev = stopwatch_stop(&w, &ondev_wall);
 
     lab_compare_report rep;
     int agree = lab_allclose_f32(&rep, h_device, h_every, (size_t)steps, 0.0, 1e-5, 0);
@@ -567,6 +637,9 @@ static void part_logging(run *r, const float *h_A, const float *h_X0, int n, int
            cudaGetErrorName(e1));
     printf("  log kept on the device, copied once: %8.2f ms   (%s)  %.2fx\n", ondev * 1e3,
            cudaGetErrorName(e2), every / ondev);
+    if (r->gpu)
+        printf("  (modeled %s; CPU wall clock: every step %.2f ms, on the device %.2f ms)\n",
+               r->gpu, every_wall * 1e3, ondev_wall * 1e3);
     printf("  norms: step 1 %.4f, step %d %.4f; the two logs %s\n", h_every[0], steps,
            h_every[steps - 1], agree ? "agree" : "DIFFER");
     if (!agree)
@@ -589,7 +662,7 @@ static void part_logging(run *r, const float *h_A, const float *h_X0, int n, int
 
 static int demo(int big)
 {
-    run r = { NULL, NULL, strcmp(lab_backend_name(), "sim") == 0, 0 };
+    run r = { NULL, NULL, strcmp(lab_backend_name(), "sim") == 0, 0, lab_cuda_timer_modeled_gpu() };
     lab_rng rng;
     lab_device_info info;
     const size_t n = 100003; /* odd: no multiple of anything */
@@ -655,7 +728,8 @@ static int has_input(const lab_args *a, const char *name)
 
 static int graded(const lab_args *args)
 {
-    run r = { args, lab_result_create(), strcmp(lab_backend_name(), "sim") == 0, 0 };
+    run r = { args, lab_result_create(), strcmp(lab_backend_name(), "sim") == 0, 0,
+              lab_cuda_timer_modeled_gpu() };
     lab_npy_array a, b;
     if (!r.facts) {
         fprintf(stderr, "out of memory\n");
