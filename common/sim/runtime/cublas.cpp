@@ -265,27 +265,36 @@ cublasStatus_t load_scalar(const call &c, const char *name, const T *p, scalar<T
 // Delivers a level-1 result: written to device memory by the queued work in
 // pointer mode device; in pointer mode host the call waits for it.
 template <typename R>
-cublasStatus_t deliver(const call &c, R *result, std::function<R()> compute)
+cublasStatus_t deliver(const call &c, R *result, std::function<R()> compute, const void *x,
+                       double flops, double bytes, int n)
 {
     cublasStatus_t st;
+    cudaStream_t stream = c.h->stream;
+    const char *fn = c.fn;
     if (c.h->mode == CUBLAS_POINTER_MODE_DEVICE) {
         st = device_operands(c, { operand{ "result", result, 0, sizeof(R), true } });
         if (st != CUBLAS_STATUS_SUCCESS)
             return st;
-        return queue(c, [result, compute]() {
+        return queue(c, [result, compute, stream, fn, flops, bytes, n]() {
             *result = compute();
             written_vector(result, 1, 1);
+            gpulab_sim::model_blas(stream, fn, flops, bytes, n);
         });
     }
     st = host_pointer(c, "result", result);
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
     std::shared_ptr<R> box = std::make_shared<R>();
-    st = queue(c, [box, compute]() { *box = compute(); });
+    st = queue(c, [box, compute, stream, fn, flops, bytes, n]() {
+        *box = compute();
+        gpulab_sim::model_blas(stream, fn, flops, bytes, n);
+    });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
     if (gpulab_sim::stream_sync(c.h->stream) != cudaSuccess)
         return CUBLAS_STATUS_EXECUTION_FAILED;
+    // On a GPU the result comes back to the host: a small copy the call waits for.
+    gpulab_sim::model_copy(stream, result, x, sizeof(R), fn);
     *result = *box;
     return CUBLAS_STATUS_SUCCESS;
 }
@@ -450,7 +459,7 @@ cublasStatus_t begin_level1(cublasHandle_t h, const char *fn, call *c,
 // take only positive increments, incx <= 0) gives a result of 0.
 template <typename R>
 cublasStatus_t reduce(cublasHandle_t h, const char *fn, std::initializer_list<operand> ops,
-                      R *result, std::function<R()> compute)
+                      R *result, std::function<R()> compute, int n, int vectors)
 {
     call c;
     if (!h)
@@ -458,7 +467,12 @@ cublasStatus_t reduce(cublasHandle_t h, const char *fn, std::initializer_list<op
     if (!result)
         return CUBLAS_STATUS_INVALID_VALUE;
     cublasStatus_t st = begin_level1(h, fn, &c, ops);
-    return st == CUBLAS_STATUS_SUCCESS ? deliver(c, result, compute) : st;
+    // The model: each vector read once, about 2 flops per element.
+    const void *x = ops.size() ? ops.begin()->ptr : nullptr;
+    double elems = n > 0 ? (double)n : 0.0;
+    return st == CUBLAS_STATUS_SUCCESS
+               ? deliver(c, result, compute, x, 2.0 * elems, 4.0 * elems * vectors, n)
+               : st;
 }
 
 // Host <-> device copies of a column-major matrix (a vector is 1 x n with
@@ -658,16 +672,18 @@ cublasStatus_t cublasSnrm2_v2(cublasHandle_t handle, int n, const float *x, int 
 {
     if (incx <= 0)
         n = 0;
-    return reduce<float>(handle, "cublasSnrm2", { vector_arg("x", x, n, incx) }, result,
-                         [=]() { return n > 0 ? cblas_snrm2(n, x, incx) : 0.0f; });
+    return reduce<float>(
+        handle, "cublasSnrm2", { vector_arg("x", x, n, incx) }, result,
+        [=]() { return n > 0 ? cblas_snrm2(n, x, incx) : 0.0f; }, n, 1);
 }
 
 cublasStatus_t cublasSasum_v2(cublasHandle_t handle, int n, const float *x, int incx, float *result)
 {
     if (incx <= 0)
         n = 0;
-    return reduce<float>(handle, "cublasSasum", { vector_arg("x", x, n, incx) }, result,
-                         [=]() { return n > 0 ? cblas_sasum(n, x, incx) : 0.0f; });
+    return reduce<float>(
+        handle, "cublasSasum", { vector_arg("x", x, n, incx) }, result,
+        [=]() { return n > 0 ? cblas_sasum(n, x, incx) : 0.0f; }, n, 1);
 }
 
 // The result is 1-based (Fortran's convention); 0 when n <= 0.
@@ -675,16 +691,17 @@ cublasStatus_t cublasIsamax_v2(cublasHandle_t handle, int n, const float *x, int
 {
     if (incx <= 0)
         n = 0;
-    return reduce<int>(handle, "cublasIsamax", { vector_arg("x", x, n, incx) }, result,
-                       [=]() { return n > 0 ? (int)cblas_isamax(n, x, incx) + 1 : 0; });
+    return reduce<int>(
+        handle, "cublasIsamax", { vector_arg("x", x, n, incx) }, result,
+        [=]() { return n > 0 ? (int)cblas_isamax(n, x, incx) + 1 : 0; }, n, 1);
 }
 
 cublasStatus_t cublasSdot_v2(cublasHandle_t handle, int n, const float *x, int incx, const float *y,
                              int incy, float *result)
 {
-    return reduce<float>(handle, "cublasSdot",
-                         { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) }, result,
-                         [=]() { return n > 0 ? cblas_sdot(n, x, incx, y, incy) : 0.0f; });
+    return reduce<float>(
+        handle, "cublasSdot", { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) }, result,
+        [=]() { return n > 0 ? cblas_sdot(n, x, incx, y, incy) : 0.0f; }, n, 2);
 }
 
 cublasStatus_t cublasSscal_v2(cublasHandle_t handle, int n, const float *alpha, float *x, int incx)
@@ -702,9 +719,11 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t handle, int n, const float *alpha, 
         st = load_scalar(c, "alpha", alpha, &a);
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
+    cudaStream_t stream = handle->stream;
     return queue(c, [=]() {
         cblas_sscal(n, a.get(), x, incx);
         written_vector(x, n, incx);
+        gpulab_sim::model_blas(stream, "cublasSscal", n, 8.0 * n, n); // x read and written
     });
 }
 
@@ -725,9 +744,11 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha, 
         st = load_scalar(c, "alpha", alpha, &a);
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
+    cudaStream_t stream = handle->stream;
     return queue(c, [=]() {
         cblas_saxpy(n, a.get(), x, incx, y, incy);
         written_vector(y, n, incy);
+        gpulab_sim::model_blas(stream, "cublasSaxpy", 2.0 * n, 12.0 * n, n); // x, y in; y out
     });
 }
 
@@ -743,9 +764,11 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t handle, int n, const float *x, int 
                                      { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
+    cudaStream_t stream = handle->stream;
     return queue(c, [=]() {
         cblas_scopy(n, x, incx, y, incy);
         written_vector(y, n, incy);
+        gpulab_sim::model_blas(stream, "cublasScopy", 0, 8.0 * n, n);
     });
 }
 
@@ -760,10 +783,12 @@ cublasStatus_t cublasSswap_v2(cublasHandle_t handle, int n, float *x, int incx, 
                                      { vector_arg("x", x, n, incx), vector_arg("y", y, n, incy) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
+    cudaStream_t stream = handle->stream;
     return queue(c, [=]() {
         cblas_sswap(n, x, incx, y, incy);
         written_vector(x, n, incx);
         written_vector(y, n, incy);
+        gpulab_sim::model_blas(stream, "cublasSswap", 0, 16.0 * n, n);
     });
 }
 
