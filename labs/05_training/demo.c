@@ -8,7 +8,10 @@
  *   3. one epoch on the CPU and one on the device: wall time, images/s, a
  *      progress bar, loss and accuracy per step to TensorBoard and CSV;
  *   4. the batch-size sweep 32 ... 1024: each step split into host-to-device
- *      copy, compute and device-to-host copy (table and SVG);
+ *      copy, compute and device-to-host copy (table, and two SVGs: the
+ *      shares by part, images/s);
+ * Device times come from CUDA events: on the sim backend the performance
+ * model's clock ("modeled NVIDIA T4", docs/model.md) unless it is off.
  *   5. the device model saved as .npy per tensor, loaded back and evaluated.
  * Every file of sections 3 to 5 goes into a new folder for the run,
  * <logdir>/<date>_<time>_<host>, whose absolute path is printed.
@@ -23,7 +26,9 @@
 #include "tfevents.h"
 
 #include "lab/compare.h"
+#include "lab/cuda_timer.h"
 #include "lab/device.h"
+#include "lab/plot.h"
 #include "lab/progress.h"
 #include "lab/timer.h"
 
@@ -106,10 +111,18 @@ static int is_sim(void)
     return strcmp(lab_backend_name(), "sim") == 0;
 }
 
-/* "CPU wall clock" or, on sim, a reminder that the device is simulated. */
+/* What the device's CUDA events read: "CUDA events" on a GPU; on the sim
+ * backend "modeled NVIDIA T4" (the performance model, docs/model.md) or
+ * "simulator CPU time" (GPULAB_SIM_MODEL=off). */
 static const char *device_clock(void)
 {
-    return is_sim() ? "simulator: CPU time, not GPU time" : "GPU";
+    return lab_cuda_timer_clock_name();
+}
+
+/* Whether the events read the simulator's performance model's clock. */
+static int is_modeled(void)
+{
+    return strncmp(device_clock(), "modeled ", 8) == 0;
 }
 
 static int *labels_as_int(const l5_images *set)
@@ -475,8 +488,8 @@ static void write_svg(const char *path, const sweep_row *rows, int n)
             W, H);
     fprintf(f,
             "<text x=\"%d\" y=\"20\" font-size=\"14\">Share of a training step's time by "
-            "batch size (%s backend%s)</text>\n",
-            left, lab_backend_name(), is_sim() ? ", simulator CPU times" : ", CUDA events");
+            "batch size (%s backend, %s)</text>\n",
+            left, lab_backend_name(), device_clock());
     for (int pct = 0; pct <= 100; pct += 25) {
         int yy = top + plot_h - plot_h * pct / 100;
         fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>", left, yy,
@@ -513,6 +526,48 @@ static void write_svg(const char *path, const sweep_row *rows, int n)
     fclose(f);
 }
 
+/* The share of a step's time spent copying (H2D + D2H), percent. */
+static double transfer_share(const sweep_row *r)
+{
+    double total = r->h2d_ms + r->compute_ms + r->d2h_ms;
+    return total > 0 ? 100.0 * (r->h2d_ms + r->d2h_ms) / total : 0.0;
+}
+
+/* Images per second of a step: batch / step time. */
+static double images_per_s(const sweep_row *r)
+{
+    double total = r->h2d_ms + r->compute_ms + r->d2h_ms;
+    return total > 0 ? r->batch / (total / 1000.0) : 0.0;
+}
+
+/* images/s against the batch size, a line chart (lab/plot.h); 0 or -1. */
+static int plot_images_per_s(const char *path, const sweep_row *rows, int n)
+{
+    double x[N_SWEEP], y[N_SWEEP];
+    char title[160], note[256];
+    lab_error err;
+    for (int i = 0; i < n; i++) {
+        x[i] = rows[i].batch;
+        y[i] = images_per_s(&rows[i]);
+    }
+    lab_plot_series series = { "training step (H2D + compute + D2H)", "#1f77b4", y };
+    snprintf(title, sizeof(title), "Training throughput by batch size, %s backend",
+             lab_backend_name());
+    snprintf(note, sizeof(note), "%s%s", device_clock(),
+             is_modeled() ? ": model figures, not measurements (docs/model.md)"
+             : is_sim()   ? ": the simulator's CPU time, not a GPU's"
+                          : ": the device's time per step");
+    lab_plot_spec spec = {
+        title,   note, "batch size (log scale)", "images per second", LAB_PLOT_X_POW2, 0, x, n,
+        &series, 1
+    };
+    if (lab_plot_svg(path, &spec, &err) != LAB_OK) {
+        fprintf(stderr, "warning: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
 static void batch_sweep(const l5_net *net, const float *params, const l5_images *set, const int *y,
                         int timed, int max_batch, const char *logdir)
 {
@@ -520,8 +575,8 @@ static void batch_sweep(const l5_net *net, const float *params, const l5_images 
     int n_rows = 0;
     printf("\n4. Batch-size sweep: one step = host-to-device copy of the batch + compute "
            "(forward, backward, Adam) + device-to-host copy of losses and logits\n");
-    printf("   per step, mean of %d timed step%s after one warm-up step; times from CUDA events "
-           "(%s)\n",
+    printf("   per step, mean of %d timed step%s after one warm-up step; times from CUDA events: "
+           "%s\n",
            timed, timed == 1 ? "" : "s", device_clock());
     printf("   %6s %10s %12s %10s %12s %10s %12s\n", "batch", "H2D ms", "compute ms", "D2H ms",
            "step ms", "transfer", "images/s");
@@ -543,13 +598,22 @@ static void batch_sweep(const l5_net *net, const float *params, const l5_images 
         l5_gpu_destroy(g);
         double total = r.h2d_ms + r.compute_ms + r.d2h_ms;
         printf("   %6d %10.3f %12.3f %10.3f %12.3f %9.1f%% %12.0f\n", B, r.h2d_ms, r.compute_ms,
-               r.d2h_ms, total, 100.0 * (r.h2d_ms + r.d2h_ms) / total, B / (total / 1000.0));
+               r.d2h_ms, total, transfer_share(&r), images_per_s(&r));
         rows[n_rows++] = r;
     }
+    if (n_rows > 1)
+        printf("   as the batch grows from %d to %d: transfer share %.1f%% -> %.1f%%, images/s "
+               "%.0f -> %.0f (%s)\n",
+               rows[0].batch, rows[n_rows - 1].batch, transfer_share(&rows[0]),
+               transfer_share(&rows[n_rows - 1]), images_per_s(&rows[0]),
+               images_per_s(&rows[n_rows - 1]), device_clock());
     char path[PATH_MAX + 64];
     snprintf(path, sizeof(path), "%s/sweep-%s.svg", logdir, lab_backend_name());
     write_svg(path, rows, n_rows);
-    printf("   plot: %s\n", path);
+    printf("   plot of the shares: %s\n", path);
+    snprintf(path, sizeof(path), "%s/sweep-%s-images.svg", logdir, lab_backend_name());
+    if (plot_images_per_s(path, rows, n_rows) == 0)
+        printf("   plot of images/s: %s\n", path);
 }
 
 /* ---- 5. save, load, evaluate ---------------------------------------------------------- */
@@ -666,16 +730,26 @@ int l5_demo(const l5_demo_options *opt)
     epoch_result rg = run_epoch(NULL, g, &epoch, y, batch, &lg, "device epoch");
     log_close(&lc);
     log_close(&lg);
-    printf("   %-8s %12s %12s %12s %12s   %s\n", "", "wall s", "images/s", "first loss",
-           "last loss", "measured by");
+    /* The device's own time for the epoch: the sum of its steps' event
+     * times (H2D + compute + D2H), without the host's time between steps. */
+    double dev_s = (rg.h2d_ms + rg.compute_ms + rg.d2h_ms) / 1e3;
+    printf("   %-8s %12s %12s %12s %12s   %s\n", "", "time s", "images/s", "first loss",
+           "last loss", "timed by");
     printf("   %-8s %12.3f %12.0f %12.4f %12.4f   CPU wall clock (C + OpenBLAS)\n", "CPU",
            rc.seconds, epoch.n / rc.seconds, rc.first_loss, rc.last_loss);
     printf("   %-8s %12.3f %12.0f %12.4f %12.4f   CPU wall clock around the device steps%s\n",
            "device", rg.seconds, epoch.n / rg.seconds, rg.first_loss, rg.last_loss,
-           sim ? " (simulator: CPU time)" : "");
-    printf("   device time by part (CUDA events, %s): H2D %.1f ms, compute %.1f ms, D2H %.1f "
-           "ms\n",
+           sim ? " (the simulator's CPU time)" : "");
+    printf("   %-8s %12.4f %12.0f %12s %12s   %s: the steps' device time\n", "device", dev_s,
+           dev_s > 0 ? epoch.n / dev_s : 0.0, "", "", device_clock());
+    printf("   device time by part (%s): H2D %.2f ms, compute %.2f ms, D2H %.2f ms\n",
            device_clock(), rg.h2d_ms, rg.compute_ms, rg.d2h_ms);
+    if (is_modeled() && dev_s > 0)
+        printf("   %s: the device epoch takes %.4f s, %.1fx %s than the CPU trainer's %.3f s "
+               "(CPU wall clock).\n   Model figures, not measurements (docs/model.md); "
+               "GPULAB_SIM_MODEL=off for the simulator's CPU time.\n",
+               device_clock(), dev_s, dev_s < rc.seconds ? rc.seconds / dev_s : dev_s / rc.seconds,
+               dev_s < rc.seconds ? "faster" : "slower", rc.seconds);
     printf("   (first/last loss: mean over the first/last tenth of the steps)\n");
     printf("   logs: TensorBoard events and steps.csv in %s/ and %s/\n"
            "   (all runs side by side: tensorboard --logdir %s)\n",
