@@ -101,6 +101,7 @@ struct worker_state {
     job *current = nullptr;
     bool in_kernel = false; // a fault now belongs to the kernel
     bool fibers = false;    // the current block runs as fibers
+    unsigned tools = 0;     // check_tools(), read when a kernel starts on this worker
     sigjmp_buf escape;      // where a fault of the current block lands
     std::vector<sim_thread> threads;
     size_t n = 0;       // threads in the block
@@ -400,14 +401,14 @@ inline __attribute__((always_inline)) void run_next(fiber_context *from, size_t 
     run_next_search(from, start);
 }
 
-unsigned lanes_in_warp(size_t n, size_t warp)
+inline unsigned lanes_in_warp(size_t n, size_t warp)
 {
     size_t first = warp * 32;
     size_t count = n - first < 32 ? n - first : 32;
     return count == 32 ? 0xffffffffu : ((1u << count) - 1u);
 }
 
-unsigned long long shfl_result(const sim_thread *w, unsigned group, int lane)
+inline unsigned long long shfl_result(const sim_thread *w, unsigned group, int lane)
 {
     const sim_thread &me = w[lane];
     int width = me.width > 0 && me.width <= 32 ? me.width : 32;
@@ -444,35 +445,38 @@ unsigned try_resolve_warp(size_t warp, int lane)
         return 0;                                        // someone has not arrived yet
     if (t[lane].mask & ~(exists & ~w.warp_exited[warp])) // lanes named that never arrive
         check_warp_mask(t[lane].mask, exists & ~w.warp_exited[warp], t[lane].file, t[lane].line);
+    // One pass: a shuffle's result depends only on the values; a vote needs
+    // the ballot of the whole group, so votes get theirs in a second pass.
     unsigned group = want, ballot = 0;
-    for (unsigned g = group; g; g &= g - 1) {
-        int l = __builtin_ctz(g);
-        if (t[l].value)
-            ballot |= 1u << l;
-    }
+    bool votes = false;
     for (unsigned g = group; g; g &= g - 1) {
         int l = __builtin_ctz(g);
         sim_thread &x = t[l];
+        ballot |= (unsigned)(x.value != 0) << l;
+        x.state = RUNNABLE;
         switch (x.op) {
         case BALLOT:
-            x.result = ballot;
+        case ANY:
+        case ALL:
+            votes = true;
             break;
         case SYNCWARP:
             x.result = 0;
-            break;
-        case ANY:
-            x.result = ballot != 0;
-            break;
-        case ALL:
-            x.result = ballot == group;
             break;
         default:
             x.result = shfl_result(t, group, l);
             break;
         }
     }
-    for (unsigned g = group; g; g &= g - 1)
-        t[__builtin_ctz(g)].state = RUNNABLE;
+    for (unsigned g = votes ? group : 0; g; g &= g - 1) {
+        sim_thread &x = t[__builtin_ctz(g)];
+        if (x.op == BALLOT)
+            x.result = ballot;
+        else if (x.op == ANY)
+            x.result = ballot != 0;
+        else if (x.op == ALL)
+            x.result = ballot == group;
+    }
     if (t[lane].op == SYNCWARP)
         check_barrier(); // __syncwarp orders the memory accesses of its lanes
     w.warp_waiting[warp] &= ~group;
@@ -658,6 +662,7 @@ void work_on(job *j)
 {
     prepare_worker();
     self().current = j;
+    self().tools = check_tools();
     check_enter_kernel(
         check_kernel_info{ j->req.kernel_name, j->req.shmem, j->req.task, j->req.ops->task_size });
     blockDim = j->req.block;
@@ -928,6 +933,14 @@ sim_thread *this_fiber(const char *what, const char *file, int line)
     abort_block(cudaErrorLaunchFailure);
 }
 
+// this_fiber's report and stop, for callers that checked the fast way first.
+[[noreturn]] __attribute__((noinline)) void not_in_fibers(const char *what, const char *file,
+                                                          int line)
+{
+    this_fiber(what, file, line);
+    abort(); // this_fiber stops a thread that does not run as a fiber
+}
+
 bool single_thread_loop()
 {
     return current_job() && !self().fibers && blockDim.x * blockDim.y * blockDim.z == 1;
@@ -1033,9 +1046,12 @@ int syncthreads_count(int pred, const char *file, int line)
 unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long value, int arg,
                                  int width, const char *file, int line)
 {
-    sim_thread *t = this_fiber("a warp function", file, line);
-    worker_state &w = self();
+    worker_state *wp = worker_tls;
+    if (__builtin_expect(!wp || !wp->current || !wp->fibers, 0))
+        not_in_fibers("a warp function", file, line);
+    worker_state &w = *wp;
     size_t me = w.running, warp = me / 32;
+    sim_thread *t = &w.threads[me];
     int lane = (int)(me % 32);
     if (op == ACTIVEMASK) {
         unsigned m = 0, exists = lanes_in_warp(w.n, warp);
@@ -1044,7 +1060,7 @@ unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long v
                 m |= 1u << l;
         return m;
     }
-    if (check_tools() & CHECK_SYNC) {
+    if (w.tools & CHECK_SYNC) {
         unsigned present = lanes_in_warp(w.n, warp) & ~w.warp_exited[warp];
         if (!(mask & (1u << lane)) || (mask & ~present))
             check_warp_mask(mask, present, file, line);
@@ -1057,8 +1073,10 @@ unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long v
     t->width = width;
     t->file = file;
     t->line = line;
-    w.warp_waiting[warp] |= 1u << lane;
-    unsigned group = try_resolve_warp(warp, lane);
+    unsigned waiting = w.warp_waiting[warp] |= 1u << lane;
+    unsigned present = lanes_in_warp(w.n, warp) & ~w.warp_exited[warp];
+    // Only the last lane of the group to arrive resolves it.
+    unsigned group = t->mask & present & ~waiting ? 0 : try_resolve_warp(warp, lane);
     // Resolved: go on with the group's first lane; else with the next thread.
     size_t next = group ? warp * 32 + (size_t)__builtin_ctz(group) : me + 1;
     run_next(&t->ctx, next < w.n ? next : 0);
