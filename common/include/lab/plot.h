@@ -34,26 +34,34 @@ typedef enum lab_plot_x_ticks {
 
 /** @brief What to draw. Strings are copied into the file; none is kept. */
 typedef struct lab_plot_spec {
-    const char *title;   /**< first line, e.g. "Host-device copy bandwidth, sim backend" */
-    const char *note;    /**< up to two lines ('\n'): what produced the numbers */
-    const char *x_label; /**< x axis title, e.g. "transfer size (bytes, log scale)" */
-    const char *y_label; /**< y axis title with its unit */
-    lab_plot_x_ticks x_ticks;
-    int y_log;       /**< nonzero: log10 y axis (values must be > 0), else linear from 0 */
-    const double *x; /**< n positive, increasing values (drawn on a log2 scale) */
-    int n;           /**< points per series */
-    const lab_plot_series *series;
-    int n_series;
+    const char *title;        /**< first line, e.g. "Host-device copy bandwidth, sim backend" */
+    const char *note;         /**< up to two lines ('\n'): what produced the numbers */
+    const char *x_label;      /**< x axis title, e.g. "transfer size (bytes, log scale)" */
+    const char *y_label;      /**< y axis title with its unit */
+    lab_plot_x_ticks x_ticks; /**< how the x ticks are written */
+    int y_log;                /**< nonzero: log10 y axis (values must be > 0), else linear from 0 */
+    const double *x;          /**< n positive, increasing values (drawn on a log2 scale) */
+    int n;                    /**< points per series */
+    const lab_plot_series *series; /**< the lines, n_series of them */
+    int n_series;                  /**< how many lines */
 } lab_plot_spec;
 
 /**
  * @brief Writes the chart to path.
+ * @param path     the SVG file to write (replaced if it exists).
+ * @param spec     what to draw: titles, axes, the series.
+ * @param[out] err why it failed, when it does (may be NULL).
  * @return LAB_OK, LAB_EINVAL (nothing to plot, x not positive and increasing)
  *         or LAB_EIO (the file cannot be written), with err set.
  */
 int lab_plot_svg(const char *path, const lab_plot_spec *spec, lab_error *err);
 
-/** @brief "4 KiB", "1.5 MiB": a size in binary units, for tables and axes. */
+/**
+ * @brief "4 KiB", "1.5 MiB": a size in binary units, for tables and axes.
+ * @param[out] buf where the text goes (always NUL-terminated when len > 0).
+ * @param len      capacity of buf, NUL included.
+ * @param bytes    the size to write.
+ */
 void lab_plot_format_bytes(char *buf, size_t len, double bytes);
 
 #ifdef __cplusplus
