@@ -255,10 +255,10 @@ static void run_cpu(void *ctx)
 }
 
 /* Whether event times are the simulator's performance model's (GPULAB_SIM_MODEL,
- * docs/model.md): the clock's name then starts with "modeled". */
+ * docs/model.md). */
 static int is_modeled(void)
 {
-    return strncmp(lab_cuda_timer_clock_name(), "modeled ", 8) == 0;
+    return lab_cuda_timer_modeled_gpu() != NULL;
 }
 
 /* One row of the table: time, what produced it, bandwidth, its share of the
@@ -344,7 +344,7 @@ static void time_device(bench *b, int warmup, int reps, lab_stats *ev, lab_stats
 static void print_model_summary(const double seconds[], const sector_counts counts[],
                                 double copy_gbs, double cublas_gbs)
 {
-    const char *gpu = lab_cuda_timer_clock_name() + strlen("modeled ");
+    const char *gpu = lab_cuda_timer_modeled_gpu();
     printf("\n  Modeled %s (docs/model.md): ", gpu);
     if (seconds[1] > 0)
         for (int v = 2; v <= MATVEC_VERSIONS; v++)

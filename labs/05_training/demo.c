@@ -122,7 +122,7 @@ static const char *device_clock(void)
 /* Whether the events read the simulator's performance model's clock. */
 static int is_modeled(void)
 {
-    return strncmp(device_clock(), "modeled ", 8) == 0;
+    return lab_cuda_timer_modeled_gpu() != NULL;
 }
 
 static int *labels_as_int(const l5_images *set)
