@@ -66,6 +66,20 @@ static inline int lab04_matches(const float *got, const double *want, size_t cou
     return 1;
 }
 
+/* out[l n + i] = sum_j A[i ai + j aj] B[j bj + l bl] for i < n, l < m, j < k:
+ * a product read from A and B with the given strides, as a slip would read them. */
+static inline void lab04_product(double *out, int n, int m, int k, const float *A, size_t ai,
+                                 size_t aj, const float *B, size_t bj, size_t bl)
+{
+    for (int i = 0; i < n; i++)
+        for (int l = 0; l < m; l++) {
+            double s = 0.0;
+            for (int j = 0; j < k; j++)
+                s += (double)A[i * ai + j * aj] * B[j * bj + l * bl];
+            out[(size_t)l * n + i] = s;
+        }
+}
+
 /*
  * The likely cause of a wrong row-major C = A B (A (n, k), B (k, m), entries
  * >= 0, compared with relative tolerance rtol), as one sentence for a hint;
@@ -91,13 +105,7 @@ static inline int lab04_matmul_cause(char *buf, size_t len, const float *got, co
         goto done;
     }
     /* The result left column-major: the bytes hold (A B)^T, (m, n). */
-    for (int i = 0; i < n; i++)
-        for (int l = 0; l < m; l++) {
-            double s = 0.0;
-            for (int j = 0; j < k; j++)
-                s += (double)A[(size_t)i * k + j] * B[(size_t)j * m + l];
-            want[(size_t)l * n + i] = s;
-        }
+    lab04_product(want, n, m, k, A, (size_t)k, 1, B, (size_t)m, 1);
     if (lab04_matches(got, want, count, rtol)) {
         snprintf(buf, len,
                  "C holds the right numbers transposed: its bytes are A B column-major, (A B)^T "
@@ -108,13 +116,7 @@ static inline int lab04_matmul_cause(char *buf, size_t len, const float *got, co
     }
     /* The textbook column-major call on row-major bytes:
      * C(i + l n) = sum_j A(i + j n) B(j + l k), which is B A when n = k = m. */
-    for (int i = 0; i < n; i++)
-        for (int l = 0; l < m; l++) {
-            double s = 0.0;
-            for (int j = 0; j < k; j++)
-                s += (double)A[(size_t)j * n + i] * B[(size_t)l * k + j];
-            want[(size_t)l * n + i] = s;
-        }
+    lab04_product(want, n, m, k, A, 1, (size_t)n, B, 1, (size_t)k);
     if (lab04_matches(got, want, count, rtol)) {
         snprintf(buf, len,
                  "C is what cublasSgemm(N, N, n, m, k, A, n, B, k, C, n) gives: row-major A and B "
