@@ -1,9 +1,11 @@
 /* Line charts as hand-written SVG: see lab/plot.h. */
+#define _POSIX_C_SOURCE 200809L /* getcwd */
 #include "lab/plot.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The chart's frame, in SVG user units (pixels). */
 #define W 760.0
@@ -12,6 +14,15 @@
 #define RIGHT 190.0 /* room for the legend */
 #define TOP 84.0
 #define BOTTOM 70.0
+
+void lab_plot_where(char *buf, size_t len, const char *path)
+{
+    char cwd[4096];
+    if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+        snprintf(buf, len, "%s", path);
+    else
+        snprintf(buf, len, "%s/%s", cwd, path);
+}
 
 void lab_plot_format_bytes(char *buf, size_t len, double bytes)
 {

@@ -1,4 +1,5 @@
 /* Unit tests of lab/plot.h. */
+#define _POSIX_C_SOURCE 200809L /* getcwd */
 #include "lab/error.h"
 #include "lab/plot.h"
 #include "lab_test.h"
@@ -6,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static char text[1 << 16];
 
@@ -28,6 +30,18 @@ static void test_format_bytes(void)
     CHECK_STREQ(buf, "1.5 MiB");
     lab_plot_format_bytes(buf, sizeof(buf), 100.0);
     CHECK_STREQ(buf, "100 B");
+}
+
+static void test_where(void)
+{
+    char buf[4200], cwd[4096];
+    lab_plot_where(buf, sizeof(buf), "/tmp/x.svg");
+    CHECK_STREQ(buf, "/tmp/x.svg");
+    CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+    lab_plot_where(buf, sizeof(buf), "plot.svg");
+    CHECK(buf[0] == '/');
+    CHECK(strncmp(buf, cwd, strlen(cwd)) == 0);
+    CHECK_STREQ(buf + strlen(cwd), "/plot.svg");
 }
 
 static void test_linear_bytes_chart(void)
@@ -98,6 +112,7 @@ static void test_errors(void)
 int main(void)
 {
     LAB_TEST_RUN(test_format_bytes);
+    LAB_TEST_RUN(test_where);
     LAB_TEST_RUN(test_linear_bytes_chart);
     LAB_TEST_RUN(test_log_pow2_chart);
     LAB_TEST_RUN(test_errors);

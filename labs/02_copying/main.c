@@ -400,16 +400,6 @@ static double time_copy(const run *r, void *dst, const void *src, size_t bytes, 
 static const char *const column_names[4] = { "H2D pageable", "H2D pinned", "D2H pageable",
                                              "D2H pinned" };
 
-/* path as an absolute path (from the current directory), for saying where a file went. */
-static void absolute_path(char *buf, size_t len, const char *path)
-{
-    char cwd[4096];
-    if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-        snprintf(buf, len, "%s", path);
-    else
-        snprintf(buf, len, "%s/%s", cwd, path);
-}
-
 static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_bytes,
                            const char *svg_path, double *sweep /* n x 5, or NULL */)
 {
@@ -523,7 +513,7 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
     lab_error perr;
     if (lab_plot_svg(svg_path, &spec, &perr) == LAB_OK) {
         char where[4200];
-        absolute_path(where, sizeof(where), svg_path);
+        lab_plot_where(where, sizeof(where), svg_path);
         printf("  plot: %s (open it in a web browser)\n", where);
     } else
         expect(r, 0, "plot", perr.msg);

@@ -335,16 +335,6 @@ static void cpu_once(void *p)
     vec_add_cpu(t->h_c, t->h_a, t->h_b, (size_t)t->n);
 }
 
-/* path as an absolute path (relative ones joined to the working directory). */
-static void absolute_path(char *buf, size_t len, const char *path)
-{
-    char cwd[4096];
-    if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-        snprintf(buf, len, "%s", path);
-    else
-        snprintf(buf, len, "%s/%s", cwd, path);
-}
-
 /* What produced the kernel column, in a sentence under the table's title. */
 static void print_kernel_clock(const char *clock, const char *gpu, int is_sim)
 {
@@ -400,7 +390,7 @@ static void plot_timing(const double *ns, const double *kernel_ns, const double 
         printf("   no plot: %s\n", err.msg);
         return;
     }
-    absolute_path(where, sizeof(where), path);
+    lab_plot_where(where, sizeof(where), path);
     printf("   plot: %s (time per element vs N; open it in a web browser)\n", where);
 }
 

@@ -57,6 +57,15 @@ typedef struct lab_plot_spec {
 int lab_plot_svg(const char *path, const lab_plot_spec *spec, lab_error *err);
 
 /**
+ * @brief Where a chart went, for the line that says so: path as an absolute
+ *        path (a relative one joined to the working directory).
+ * @param[out] buf where the text goes (always NUL-terminated when len > 0).
+ * @param len      capacity of buf, NUL included.
+ * @param path     the path the chart was written to.
+ */
+void lab_plot_where(char *buf, size_t len, const char *path);
+
+/**
  * @brief "4 KiB", "1.5 MiB": a size in binary units, for tables and axes.
  * @param[out] buf where the text goes (always NUL-terminated when len > 0).
  * @param len      capacity of buf, NUL included.
