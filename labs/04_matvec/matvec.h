@@ -1,5 +1,5 @@
 /*
- * matvec.h — lab 04's interface between the harness (main.c, blas.c) and the
+ * matvec.h — lab 04's interface between the harness (main.c, bigmm.c) and the
  * student's file (matvec.cu). Usable from C and CUDA C.
  *
  * Shapes: A is (N, M) row-major (element (i, j) at A[i * M + j]), v is (M),
