@@ -221,6 +221,11 @@ const char *lab_backend_name(void)
     return GPULAB_BACKEND_NAME;
 }
 
+int lab_backend_is_sim(void)
+{
+    return strcmp(GPULAB_BACKEND_NAME, "sim") == 0;
+}
+
 void lab_exit_if_no_gpu(const char *program)
 {
     lab_gpu_availability a;

@@ -22,11 +22,6 @@
 
 #define MATMUL_SEED 4
 
-int is_sim(void)
-{
-    return strcmp(lab_backend_name(), "sim") == 0;
-}
-
 void *xmalloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);

@@ -12,9 +12,6 @@
 extern "C" {
 #endif
 
-/* 1 on the sim backend (times are the simulator's CPU times), else 0. */
-int is_sim(void);
-
 /* malloc that reports and exits (status 1) when memory runs out. */
 void *xmalloc(size_t bytes);
 

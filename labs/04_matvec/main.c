@@ -24,7 +24,7 @@
  *     requests and sectors, summed over the problems;
  *   matmul (when B.npy is there): A.npy (n, k), B.npy (k, m); writes C.npy.
  */
-#define _POSIX_C_SOURCE 200809L /* popen, pclose, readlink */
+#define _POSIX_C_SOURCE 200809L /* strtok, access */
 #include "diagnose.h"
 #include "harness.h"
 #include "matvec.h"
@@ -36,11 +36,8 @@
 #include "lab/device.h"
 #include "lab/protocol.h"
 #include "lab/rng.h"
+#include "lab/stats.h"
 #include "lab/timer.h"
-
-#ifdef GPULAB_BACKEND_SIM
-#include "gpulab_sim/stats.h"
-#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -61,39 +58,32 @@ static const int odd_shapes[][2] = { { 1, 1 },    { 1, 1500 }, { 1000, 1 },
 
 /* ---- the simulator's access counts ------------------------------------- */
 
-/* Counts of one kernel's global memory traffic: a request is one warp
- * executing one load (or store) instruction; a sector is 32 bytes. */
+/* Counts of one kernel's global memory traffic (lab/stats.h): a request is
+ * one warp executing one load (or store) instruction; a sector is 32 bytes. */
 typedef struct sector_counts {
     int valid;
     unsigned long long load_requests, load_sectors, store_requests, store_sectors;
 } sector_counts;
 
-/* The counts of the last kernel, when this is the sim backend's check twin
- * running with GPULAB_SIM_STATS=1; else valid = 0. */
+/* The counts of the last kernel, when this run counts (the sim backend, run
+ * counting by lab_kernel_stats_rerun or with GPULAB_SIM_STATS=1); else valid = 0. */
 static sector_counts last_kernel_counts(void)
 {
     sector_counts c = { 0, 0, 0, 0, 0 };
-#ifdef GPULAB_BACKEND_SIM
-    struct gpulab_sim_kernel_stats st;
-    if (gpulab_sim_last_kernel_stats(&st) == 0) {
+    lab_kernel_stats st;
+    if (lab_kernel_stats_last(&st, NULL) == LAB_OK) {
         c.valid = 1;
         c.load_requests = st.load_requests;
         c.load_sectors = st.load_sectors;
         c.store_requests = st.store_requests;
         c.store_sectors = st.store_sectors;
     }
-#endif
     return c;
-}
-
-static double per_request(unsigned long long sectors, unsigned long long requests)
-{
-    return requests ? (double)sectors / (double)requests : 0.0;
 }
 
 /* --count-sectors: one launch of each version on the demo's shape, counted by
  * the simulator; one line "sectors v<k> <load req> <load sec> <store req>
- * <store sec>" each. Needs GPULAB_SIM_STATS=1 (which runs the check twin). */
+ * <store sec>" each. Only in a counting run (see count_sectors_in_child). */
 static int count_sectors_here(void)
 {
     const int N = DEMO_N, M = DEMO_M;
@@ -122,25 +112,15 @@ static int count_sectors_here(void)
 }
 
 /* The demo's table wants the counts, but counting slows every access down,
- * and timing must not pay for it: so this program runs itself again with
- * GPULAB_SIM_STATS=1 --count-sectors and reads the lines back. */
+ * and timing must not pay for it: so this program runs itself again,
+ * counting, with --count-sectors, and reads the lines back. */
 static int count_sectors_in_child(sector_counts out[MATVEC_VERSIONS + 1])
 {
-    char self[4096], cmd[4300], line[512];
+    char text[4096];
     memset(out, 0, sizeof(sector_counts) * (MATVEC_VERSIONS + 1));
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n <= 0 || memchr(self, '\'', (size_t)n))
+    if (lab_kernel_stats_rerun(text, sizeof(text), "--count-sectors", NULL) != LAB_OK)
         return -1;
-    self[n] = '\0';
-    /* Counts only: no model, and no report to overwrite the demo's own. */
-    snprintf(cmd, sizeof(cmd),
-             "env -u GPULAB_SIM_MODEL_REPORT GPULAB_SIM_MODEL=off GPULAB_SIM_STATS=1 '%s' "
-             "--count-sectors 2>/dev/null",
-             self);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    while (fgets(line, sizeof(line), p)) {
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         int v;
         sector_counts c = { 1, 0, 0, 0, 0 };
         if (sscanf(line, "sectors v%d %llu %llu %llu %llu", &v, &c.load_requests, &c.load_sectors,
@@ -148,7 +128,7 @@ static int count_sectors_in_child(sector_counts out[MATVEC_VERSIONS + 1])
             v >= 1 && v <= MATVEC_VERSIONS)
             out[v] = c;
     }
-    return pclose(p) == 0 ? 0 : -1;
+    return 0;
 }
 
 /* ---- validation ---------------------------------------------------------- */
@@ -355,13 +335,14 @@ static void print_model_summary(const double seconds[], const sector_counts coun
         printf("  A memory-bound kernel's modeled time follows the 32-byte sectors it touches\n"
                "  (requests x sectors per request): v1 loads %llu sectors (%llu requests x %.2f)",
                counts[1].load_sectors, counts[1].load_requests,
-               per_request(counts[1].load_sectors, counts[1].load_requests));
+               lab_kernel_stats_per_request(counts[1].load_sectors, counts[1].load_requests));
         for (int v = 2; v <= MATVEC_VERSIONS; v++)
             if (counts[v].valid && counts[v].load_sectors)
-                printf(",\n  v%d %llu (%llu x %.2f): %.2fx fewer", v, counts[v].load_sectors,
-                       counts[v].load_requests,
-                       per_request(counts[v].load_sectors, counts[v].load_requests),
-                       (double)counts[1].load_sectors / (double)counts[v].load_sectors);
+                printf(
+                    ",\n  v%d %llu (%llu x %.2f): %.2fx fewer", v, counts[v].load_sectors,
+                    counts[v].load_requests,
+                    lab_kernel_stats_per_request(counts[v].load_sectors, counts[v].load_requests),
+                    (double)counts[1].load_sectors / (double)counts[v].load_sectors);
         printf(".\n");
     }
     if (copy_gbs > 0 && cublas_gbs > 0)
@@ -374,7 +355,7 @@ static void print_model_summary(const double seconds[], const sector_counts coun
 
 static void time_all(const problem *demo, cublasHandle_t h, const int ok_version[], double peak_gbs)
 {
-    const int reps = is_sim() ? 3 : 50, warmup = is_sim() ? 1 : 5;
+    const int reps = lab_backend_is_sim() ? 3 : 50, warmup = lab_backend_is_sim() ? 1 : 5;
     const int modeled = is_modeled();
     const double bytes = matvec_bytes(demo->N, demo->M);
     const size_t a_bytes = sizeof(float) * (size_t)demo->N * demo->M;
@@ -385,7 +366,7 @@ static void time_all(const problem *demo, cublasHandle_t h, const int ok_version
     bench b = { demo, 0, h, xmalloc(sizeof(float) * demo->N), NULL };
 
     memset(counts, 0, sizeof(counts));
-    if (is_sim() && count_sectors_in_child(counts) != 0)
+    if (lab_backend_is_sim() && count_sectors_in_child(counts) != 0)
         printf("  (the simulator's counts could not be read: is %s.check built?)\n",
                GPULAB_LAB_NAME);
     printf("\nu = A v, N = %d, M = %d: median of %d runs after %d warm-up\n", demo->N, demo->M,
@@ -394,7 +375,7 @@ static void time_all(const problem *demo, cublasHandle_t h, const int ok_version
            peak_gbs > 0 ? "of peak"
            : modeled    ? "of copy"
                         : "",
-           modeled ? "sim CPU time" : "", is_sim() ? "sectors per warp load" : "");
+           modeled ? "sim CPU time" : "", lab_backend_is_sim() ? "sectors per warp load" : "");
     if (lab_time_repeat(&st, run_cpu, &b, warmup, reps) == LAB_OK)
         print_row("cblas_sgemv (OpenBLAS, CPU)", st.median, "CPU wall clock", bytes, 0.0, 0.0, "");
 
@@ -422,9 +403,10 @@ static void time_all(const problem *demo, cublasHandle_t h, const int ok_version
         sectors[0] = '\0';
         if (version && counts[version].valid)
             snprintf(sectors, sizeof(sectors), "%5.2f (%llu / %llu)",
-                     per_request(counts[version].load_sectors, counts[version].load_requests),
+                     lab_kernel_stats_per_request(counts[version].load_sectors,
+                                                  counts[version].load_requests),
                      counts[version].load_sectors, counts[version].load_requests);
-        else if (version == 0 && is_sim())
+        else if (version == 0 && lab_backend_is_sim())
             snprintf(sectors, sizeof(sectors), "(a library call, not counted)");
         print_row(name, st.median, lab_cuda_timer_clock_name(), bytes,
                   peak_gbs > 0 ? peak_gbs
@@ -447,12 +429,12 @@ static void time_all(const problem *demo, cublasHandle_t h, const int ok_version
                "(gtx1650, t4,\n  rtx3060, rtx4090, a100, h100, h200); no model: "
                "GPULAB_SIM_MODEL=off.\n",
                lab_cuda_timer_clock_name());
-    } else if (is_sim()) {
+    } else if (lab_backend_is_sim()) {
         printf("  Simulator figures: times are CPU time on this machine, not GPU time. For "
                "modeled GPU times\n  leave GPULAB_SIM_MODEL unset (the T4) or name a GPU: "
                "GPULAB_SIM_MODEL=a100 (docs/model.md).\n");
     }
-    if (is_sim())
+    if (lab_backend_is_sim())
         printf("  Sectors per warp load are the simulator's counts of 32-byte sectors per warp "
                "load instruction\n  (4 is the least for 32 floats).\n");
     free(b.cpu_u);
@@ -471,7 +453,7 @@ static int demo(int matmul_n, int validate_only)
 
     if (lab_device_info_query(&info, 0) == 0) {
         printf("Device 0: %s (%s backend)\n", info.name, lab_backend_name());
-        if (!is_sim())
+        if (!lab_backend_is_sim())
             peak = lab_device_peak_bandwidth_gbs(&info);
         if (peak > 0)
             printf("Peak memory bandwidth from the memory clock and bus width: %.0f GB/s\n", peak);
@@ -485,11 +467,11 @@ static int demo(int matmul_n, int validate_only)
         time_all(&p, h, ok_version, peak);
     problem_free(&p);
     if (!validate_only) {
-        if (is_sim() && matmul_n == 0)
+        if (lab_backend_is_sim() && matmul_n == 0)
             printf("\n(sim backend: matmul n = 1024 by default, since the simulator's cuBLAS "
                    "runs on this CPU;\n the lab's size is 4096: --matmul-n 4096, or --big for "
                    "10000)\n");
-        ok &= big_matmul(matmul_n ? matmul_n : is_sim() ? 1024 : 4096, h);
+        ok &= big_matmul(matmul_n ? matmul_n : lab_backend_is_sim() ? 1024 : 4096, h);
     }
     LAB_CHECK_CUBLAS(cublasDestroy(h));
     printf("%s (%s backend, %s)\n", ok ? "PASS" : "FAIL", lab_backend_name(), GPULAB_VARIANT);
@@ -668,7 +650,7 @@ static int graded(const lab_args *args)
         lab_result_set_int(r, "store_requests", (long long)sum.store_requests);
         lab_result_set_int(r, "store_sectors", (long long)sum.store_sectors);
         lab_result_set_number(r, "sectors_per_load",
-                              per_request(sum.load_sectors, sum.load_requests));
+                              lab_kernel_stats_per_request(sum.load_sectors, sum.load_requests));
     }
     lab_result_save(args, r);
     lab_result_destroy(r);

@@ -162,6 +162,12 @@ void lab_device_info_print(FILE *out, const lab_device_info *info);
 const char *lab_backend_name(void);
 
 /**
+ * @brief Whether this library was built for the simulator (the sim backend).
+ * @return 1 on the sim backend, 0 on the cuda backend.
+ */
+int lab_backend_is_sim(void);
+
+/**
  * @brief Exits with status 77 ("skipped") and the reason on stderr when no GPU
  *        is usable; returns otherwise. For the start of a program that needs a GPU.
  * @param program Name printed at the start of the message.
