@@ -8,8 +8,10 @@
 #include <stdlib.h>
 
 /* y = a x for n elements of x uniform in [-1, 1). */
-static int prepare_scale(grade_case *c, const grade_env *env, size_t n, char *why, size_t len)
+/* y = a x; the row's argument: { n }. */
+static int prepare_scale(grade_case *c, const grade_env *env, char *why, size_t len)
 {
+    const size_t n = (size_t)c->arg.i[0];
     lab_rng rng;
     float a = 2.5f;
     float *x = malloc(sizeof(*x) * (n ? n : 1)), *y = malloc(sizeof(*y) * (n ? n : 1));
@@ -37,23 +39,10 @@ free_x:
     return rc;
 }
 
-static int scale_small(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return prepare_scale(c, env, 1, why, len);
-}
-static int scale_5466(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return prepare_scale(c, env, 5466, why, len);
-}
-static int scale_large(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return prepare_scale(c, env, 1u << 20, why, len);
-}
-
 static const grade_check checks[] = {
-    { "scale, n = 1", 2, 60, scale_small },
-    { "scale, n = 5466 (not a multiple of the block)", 4, 60, scale_5466 },
-    { "scale, n = 2^20", 4, 120, scale_large },
+    { "scale, n = 1", 2, 60, prepare_scale, { { 1 } } },
+    { "scale, n = 5466 (not a multiple of the block)", 4, 60, prepare_scale, { { 5466 } } },
+    { "scale, n = 2^20", 4, 120, prepare_scale, { { 1 << 20 } } },
 };
 
 const grade_lab grade_lab_fixture = { "fixture", "the build's fixture lab: y = a x", checks,

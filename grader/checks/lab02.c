@@ -93,8 +93,11 @@ static int judge_roundtrip(const grade_case *c, const grade_json_object *r, cons
     return 1;
 }
 
-static int prepare_roundtrip(grade_case *c, const grade_env *env, size_t n, char *why, size_t len)
+/* Task 1: x to the device and back. The row's argument: { n, under memcheck }. */
+static int prepare_roundtrip(grade_case *c, const grade_env *env, char *why, size_t len)
 {
+    const size_t n = (size_t)c->arg.i[0];
+    c->memcheck = c->arg.i[1]; /* sim: no out-of-bounds access, no leak */
     size_t shape[1] = { n };
     float *x = random_floats(n, env->seed, 200 + n, -1e4f, 1e4f);
     roundtrip_ctx *ctx = malloc(sizeof(*ctx) + sizeof(float) * (n ? n : 1));
@@ -132,20 +135,6 @@ static int prepare_roundtrip(grade_case *c, const grade_env *env, size_t n, char
     grade_expect_fact_string(c, "roundtrip_tensor_status", "LAB_OK",
                              "roundtrip_tensor in copies.cu");
     return rc;
-}
-
-static int roundtrip_1(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return prepare_roundtrip(c, env, 1, why, len);
-}
-static int roundtrip_5467(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    c->memcheck = 1; /* sim: no out-of-bounds access, no leak */
-    return prepare_roundtrip(c, env, 5467, why, len);
-}
-static int roundtrip_1m(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return prepare_roundtrip(c, env, 1000003, why, len);
 }
 
 /* ---- between devices ----------------------------------------------------- */
@@ -194,9 +183,10 @@ static int judge_devices(const grade_case *c, const grade_json_object *r, const 
     return ok;
 }
 
-static int prepare_devices(grade_case *c, const grade_env *env, int sim_devices, char *why,
-                           size_t len)
+/* Task 2: devices and the tensor. The row's argument: { simulated devices }. */
+static int prepare_devices(grade_case *c, const grade_env *env, char *why, size_t len)
 {
+    const int sim_devices = c->arg.i[0];
     const size_t n = 4099;
     size_t shape[1] = { n };
     float *a = random_floats(n, env->seed, 300, -10.0f, 10.0f);
@@ -240,15 +230,6 @@ free_ab:
     free(a);
     free(b);
     return rc;
-}
-
-static int devices_one(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return prepare_devices(c, env, 1, why, len);
-}
-static int devices_two(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return prepare_devices(c, env, 2, why, len);
 }
 
 /* ---- errors -------------------------------------------------------------- */
@@ -626,12 +607,14 @@ static int logging(grade_case *c, const grade_env *env, char *why, size_t len)
     return 0;
 }
 
+/* One row per check: name, points, seconds, prepare, { its argument }. */
+// clang-format off
 static const grade_check checks[] = {
-    { "round trip, n = 1, bit for bit", 2, 60, roundtrip_1 },
-    { "round trip, n = 5467, bit for bit, under memcheck", 3, 120, roundtrip_5467 },
-    { "round trip, n = 1000003, bit for bit", 3, 60, roundtrip_1m },
-    { "cross-device add cuda:0 + cpu refused and fixed; no-op to", 3, 60, devices_one },
-    { "peer copy and cross-device add on 2 devices", 4, 60, devices_two },
+    { "round trip, n = 1, bit for bit", 2, 60, prepare_roundtrip, { { 1, 0 } } },
+    { "round trip, n = 5467, bit for bit, under memcheck", 3, 120, prepare_roundtrip, { { 5467, 1 } } },
+    { "round trip, n = 1000003, bit for bit", 3, 60, prepare_roundtrip, { { 1000003, 0 } } },
+    { "cross-device add cuda:0 + cpu refused and fixed; no-op to", 3, 60, prepare_devices, { { 1 } } },
+    { "peer copy and cross-device add on 2 devices", 4, 60, prepare_devices, { { 2 } } },
     { "error: host code reads a device pointer", 3, 60, errors_host_read },
     { "errors: wrong direction, too large, freed, no such device", 4, 60, errors_copies },
     { "error: kernel given a host pointer, sticky, reset", 4, 60, errors_sticky },
@@ -640,6 +623,7 @@ static const grade_check checks[] = {
     { "bandwidth plot (SVG: axes, units, backend)", 2, 120, cost_plot },
     { "logging: norms every step and on the device agree", 5, 120, logging },
 };
+// clang-format on
 
 const grade_lab grade_lab_lab02 = {
     .name = "lab02",

@@ -148,9 +148,11 @@ free_ab:
     return rc;
 }
 
-/* Vector add (version 1): c = a + b, and the minimal 1-D launch. Under memcheck on sim. */
-static int vec_case(grade_case *c, const grade_env *env, int n, int threads, char *why, size_t len)
+/* Vector add (version 1): c = a + b, and the minimal 1-D launch. Under
+ * memcheck on sim. The row's argument: { n, threads per block }. */
+static int vec_case(grade_case *c, const grade_env *env, char *why, size_t len)
 {
+    const int n = c->arg.i[0], threads = c->arg.i[1];
     char hint[160];
     int blocks = (n + threads - 1) / threads;
     long long total = (long long)blocks * threads;
@@ -169,22 +171,6 @@ static int vec_case(grade_case *c, const grade_env *env, int n, int threads, cha
     return 0;
 }
 
-#define VEC_CHECK(fn, n, threads)                                                                  \
-    static int fn(grade_case *c, const grade_env *env, char *why, size_t len)                      \
-    {                                                                                              \
-        return vec_case(c, env, n, threads, why, len);                                             \
-    }
-VEC_CHECK(vec_0_256, 0, 256)
-VEC_CHECK(vec_1_32, 1, 32)
-VEC_CHECK(vec_31_32, 31, 32)
-VEC_CHECK(vec_1023_1024, 1023, 1024)
-VEC_CHECK(vec_1024_256, 1024, 256)
-VEC_CHECK(vec_1025_1024, 1025, 1024)
-VEC_CHECK(vec_5466_1024, 5466, 1024)
-VEC_CHECK(vec_5466_32, 5466, 32)
-VEC_CHECK(vec_big_256, (1 << 20) + 3, 256)
-VEC_CHECK(vec_big_1024, (1 << 20) + 3, 1024)
-
 /* The guard region: the 678 idle threads of N = 5466 with 1024 threads per
  * block must not write c[5466] and beyond. No memcheck: this works on a GPU. */
 static int vec_guard(grade_case *c, const grade_env *env, char *why, size_t len)
@@ -199,10 +185,11 @@ static int vec_guard(grade_case *c, const grade_env *env, char *why, size_t len)
     return 0;
 }
 
-/* Grid-stride (version 2) on a grid the grader chooses, small or large. */
-static int stride_case(grade_case *c, const grade_env *env, int n, int blocks, int threads,
-                       char *why, size_t len)
+/* Grid-stride (version 2) on a grid the grader chooses, small or large. The
+ * row's argument: { n, blocks, threads per block }. */
+static int stride_case(grade_case *c, const grade_env *env, char *why, size_t len)
 {
+    const int n = c->arg.i[0], blocks = c->arg.i[1], threads = c->arg.i[2];
     if (prepare_common(c, env, OP_GRID_STRIDE, n, 0, 0, threads, blocks, 0, why, len))
         return -1;
     c->memcheck = 1;
@@ -211,24 +198,11 @@ static int stride_case(grade_case *c, const grade_env *env, int n, int blocks, i
     return 0;
 }
 
-static int stride_small(grade_case *c, const grade_env *env, char *why, size_t len)
+/* 2-D (version 3): odd shapes, 16 x 16 blocks, the minimal grid. The row's
+ * argument: { h, w }. */
+static int mat_case(grade_case *c, const grade_env *env, char *why, size_t len)
 {
-    return stride_case(c, env, (1 << 20) + 3, 3, 128, why, len);
-}
-
-static int stride_one_warp(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return stride_case(c, env, 5466, 1, 32, why, len);
-}
-
-static int stride_large(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return stride_case(c, env, 1000, 64, 256, why, len);
-}
-
-/* 2-D (version 3): odd shapes, 16 x 16 blocks, the minimal grid. */
-static int mat_case(grade_case *c, const grade_env *env, int h, int w, char *why, size_t len)
-{
+    const int h = c->arg.i[0], w = c->arg.i[1];
     char hint[160];
     int gx = (w + 15) / 16, gy = (h + 15) / 16;
     if (prepare_common(c, env, OP_MAT_ADD, h * w, h, w, 16, 0, 0, why, len))
@@ -242,45 +216,27 @@ static int mat_case(grade_case *c, const grade_env *env, int h, int w, char *why
     return 0;
 }
 
-static int mat_1x1(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return mat_case(c, env, 1, 1, why, len);
-}
-
-static int mat_17x33(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return mat_case(c, env, 17, 33, why, len);
-}
-
-static int mat_517x731(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return mat_case(c, env, 517, 731, why, len);
-}
-
-static int mat_1000x3(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return mat_case(c, env, 1000, 3, why, len);
-}
-
+/* One row per check: name, points, seconds, prepare, { its argument }. */
+#define N_BIG ((1 << 20) + 3)
 static const grade_check checks[] = {
-    { "vec_add, N = 0 (nothing to launch)", 1, 60, vec_0_256 },
-    { "vec_add, N = 1, 32 threads per block", 1, 60, vec_1_32 },
-    { "vec_add, N = 31, 32 threads per block", 1, 60, vec_31_32 },
-    { "vec_add, N = 1023, 1024 threads per block", 1, 60, vec_1023_1024 },
-    { "vec_add, N = 1024, 256 threads per block", 1, 60, vec_1024_256 },
-    { "vec_add, N = 1025, 1024 threads per block", 1, 60, vec_1025_1024 },
-    { "vec_add, N = 5466, 1024 threads per block", 2, 60, vec_5466_1024 },
-    { "vec_add, N = 5466, 32 threads per block", 1, 60, vec_5466_32 },
-    { "vec_add, N = 2^20 + 3, 256 threads per block", 2, 120, vec_big_256 },
-    { "vec_add, N = 2^20 + 3, 1024 threads per block", 1, 120, vec_big_1024 },
+    { "vec_add, N = 0 (nothing to launch)", 1, 60, vec_case, { { 0, 256 } } },
+    { "vec_add, N = 1, 32 threads per block", 1, 60, vec_case, { { 1, 32 } } },
+    { "vec_add, N = 31, 32 threads per block", 1, 60, vec_case, { { 31, 32 } } },
+    { "vec_add, N = 1023, 1024 threads per block", 1, 60, vec_case, { { 1023, 1024 } } },
+    { "vec_add, N = 1024, 256 threads per block", 1, 60, vec_case, { { 1024, 256 } } },
+    { "vec_add, N = 1025, 1024 threads per block", 1, 60, vec_case, { { 1025, 1024 } } },
+    { "vec_add, N = 5466, 1024 threads per block", 2, 60, vec_case, { { 5466, 1024 } } },
+    { "vec_add, N = 5466, 32 threads per block", 1, 60, vec_case, { { 5466, 32 } } },
+    { "vec_add, N = 2^20 + 3, 256 threads per block", 2, 120, vec_case, { { N_BIG, 256 } } },
+    { "vec_add, N = 2^20 + 3, 1024 threads per block", 1, 120, vec_case, { { N_BIG, 1024 } } },
     { "vec_add writes nothing past c[N-1] (guard region)", 3, 60, vec_guard },
-    { "grid-stride, N = 2^20 + 3 on 3 blocks of 128", 2, 120, stride_small },
-    { "grid-stride, N = 5466 on 1 block of 32", 1, 60, stride_one_warp },
-    { "grid-stride, N = 1000 on 64 blocks of 256", 1, 60, stride_large },
-    { "2-D grid, 1 x 1", 1, 60, mat_1x1 },
-    { "2-D grid, 17 x 33", 1, 60, mat_17x33 },
-    { "2-D grid, 517 x 731", 2, 60, mat_517x731 },
-    { "2-D grid, 1000 x 3", 1, 60, mat_1000x3 },
+    { "grid-stride, N = 2^20 + 3 on 3 blocks of 128", 2, 120, stride_case, { { N_BIG, 3, 128 } } },
+    { "grid-stride, N = 5466 on 1 block of 32", 1, 60, stride_case, { { 5466, 1, 32 } } },
+    { "grid-stride, N = 1000 on 64 blocks of 256", 1, 60, stride_case, { { 1000, 64, 256 } } },
+    { "2-D grid, 1 x 1", 1, 60, mat_case, { { 1, 1 } } },
+    { "2-D grid, 17 x 33", 1, 60, mat_case, { { 17, 33 } } },
+    { "2-D grid, 517 x 731", 2, 60, mat_case, { { 517, 731 } } },
+    { "2-D grid, 1000 x 3", 1, 60, mat_case, { { 1000, 3 } } },
 };
 
 const grade_lab grade_lab_lab03 = {

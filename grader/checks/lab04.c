@@ -210,8 +210,9 @@ static int write_version(grade_case *c, const grade_env *env, int version, char 
 }
 
 /* The seed's shape, N = 100000, M = 100: A.npy, v.npy -> u.npy. */
-static int seed_shape(grade_case *c, const grade_env *env, int version, char *why, size_t len)
+static int seed_shape(grade_case *c, const grade_env *env, char *why, size_t len)
 {
+    const int version = c->arg.i[0];
     if (write_version(c, env, version, why, len) ||
         matvec_problem(c, env, SEED_N, SEED_M, "", why, len))
         return -1;
@@ -225,8 +226,9 @@ static int seed_shape(grade_case *c, const grade_env *env, int version, char *wh
 static const int awkward[][2] = { { 1, 1 },    { 1, 1500 }, { 1000, 1 },
                                   { 777, 33 }, { 3, 1025 }, { 2049, 257 } };
 
-static int awkward_shapes(grade_case *c, const grade_env *env, int version, char *why, size_t len)
+static int awkward_shapes(grade_case *c, const grade_env *env, char *why, size_t len)
 {
+    const int version = c->arg.i[0];
     const int k = (int)(sizeof(awkward) / sizeof(awkward[0]));
     size_t shape[2] = { (size_t)k, 2 };
     char suffix[32];
@@ -305,7 +307,7 @@ static int judge_coalescing(const lab04_ctx *x, const grade_json_object *result,
 }
 
 /* Runs the seed's shape with GPULAB_SIM_STATS=1 and judges the counts. */
-static int coalescing(grade_case *c, const grade_env *env, int version, char *why, size_t len)
+static int coalescing(grade_case *c, const grade_env *env, char *why, size_t len)
 {
     lab04_ctx *x = ctx_of(c, why, len);
     if (!x)
@@ -313,40 +315,7 @@ static int coalescing(grade_case *c, const grade_env *env, int version, char *wh
     x->coalescing = 1;
     x->M = SEED_M;
     grade_case_setenv(c, "GPULAB_SIM_STATS", "1");
-    return seed_shape(c, env, version, why, len);
-}
-
-static int v1_seed(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return seed_shape(c, env, 1, why, len);
-}
-static int v1_awkward(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return awkward_shapes(c, env, 1, why, len);
-}
-static int v2_seed(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return seed_shape(c, env, 2, why, len);
-}
-static int v2_awkward(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return awkward_shapes(c, env, 2, why, len);
-}
-static int v2_coalesced(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return coalescing(c, env, 2, why, len);
-}
-static int v3_seed(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return seed_shape(c, env, 3, why, len);
-}
-static int v3_awkward(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return awkward_shapes(c, env, 3, why, len);
-}
-static int v3_coalesced(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return coalescing(c, env, 3, why, len);
+    return seed_shape(c, env, why, len); /* the same c->arg: the version */
 }
 
 /* ---- matmul -------------------------------------------------------------- */
@@ -354,9 +323,9 @@ static int v3_coalesced(grade_case *c, const grade_env *env, char *why, size_t l
 /* C = A B, row-major, A (n, k) and B (k, m) uniform in [0, 1) (the seed's
  * torch.rand). Every term is >= 0, so sum_j |A_ij B_jl| = C_il and the
  * float32 bound is a relative tolerance: rtol = gamma_{k+1}. */
-static int matmul(grade_case *c, const grade_env *env, int n, int k, int m, int square, char *why,
-                  size_t len)
+static int matmul(grade_case *c, const grade_env *env, char *why, size_t len)
 {
+    const int n = c->arg.i[0], k = c->arg.i[1], m = c->arg.i[2], square = c->arg.i[3];
     size_t a_shape[2] = { (size_t)n, (size_t)k }, b_shape[2] = { (size_t)k, (size_t)m },
            c_shape[2] = { (size_t)n, (size_t)m };
     float *A = malloc(sizeof(*A) * (size_t)n * k), *B = malloc(sizeof(*B) * (size_t)k * m);
@@ -408,30 +377,27 @@ free_all:
     return rc;
 }
 
-static int matmul_rect(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return matmul(c, env, 300, 200, 100, 0, why, len);
-}
-static int matmul_square(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return matmul(c, env, 512, 512, 512, 1, why, len);
-}
-
+/* One row per check: name, points, seconds, prepare, { its argument }:
+ * the version for the mat-vec checks, { n, k, m, square } for the matmul. */
+// clang-format off
 static const grade_check checks[] = {
-    { "v1 one thread per row: the seed's N = 100000, M = 100", 10, 120, v1_seed },
-    { "v1: N, M = 1x1, 1x1500, 1000x1, 777x33, 3x1025, 2049x257 (memcheck on sim)", 10, 120,
-      v1_awkward },
-    { "v2 warp per row: the seed's N = 100000, M = 100", 10, 120, v2_seed },
-    { "v2: the awkward shapes (memcheck on sim)", 10, 120, v2_awkward },
-    { "v2 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)", 10, 120,
-      v2_coalesced },
-    { "v3 shared-memory tiles of v: the seed's N = 100000, M = 100", 10, 120, v3_seed },
-    { "v3: the awkward shapes (memcheck on sim)", 10, 120, v3_awkward },
-    { "v3 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)", 10, 120,
-      v3_coalesced },
-    { "matmul_cublas: row-major C = A B, (300, 200) x (200, 100)", 10, 120, matmul_rect },
-    { "matmul_cublas: C = A A, 512 x 512", 10, 120, matmul_square },
+    { "v1 one thread per row: the seed's N = 100000, M = 100", 10, 120, seed_shape, { { 1 } } },
+    { "v1: N, M = 1x1, 1x1500, 1000x1, 777x33, 3x1025, 2049x257 (memcheck on sim)",
+      10, 120, awkward_shapes, { { 1 } } },
+    { "v2 warp per row: the seed's N = 100000, M = 100", 10, 120, seed_shape, { { 2 } } },
+    { "v2: the awkward shapes (memcheck on sim)", 10, 120, awkward_shapes, { { 2 } } },
+    { "v2 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)",
+      10, 120, coalescing, { { 2 } } },
+    { "v3 shared-memory tiles of v: the seed's N = 100000, M = 100",
+      10, 120, seed_shape, { { 3 } } },
+    { "v3: the awkward shapes (memcheck on sim)", 10, 120, awkward_shapes, { { 3 } } },
+    { "v3 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)",
+      10, 120, coalescing, { { 3 } } },
+    { "matmul_cublas: row-major C = A B, (300, 200) x (200, 100)",
+      10, 120, matmul, { { 300, 200, 100, 0 } } },
+    { "matmul_cublas: C = A A, 512 x 512", 10, 120, matmul, { { 512, 512, 512, 1 } } },
 };
+// clang-format on
 
 const grade_lab grade_lab_lab04 = {
     .name = "lab04",

@@ -152,10 +152,11 @@ static int judge_step(const grade_case *c, const grade_json_object *result, cons
 
 /* Task 1 for a batch of B: inputs, and what the CPU trainer computes. With
  * grads, the check grades the loss and every gradient; otherwise every
- * parameter after Adam. The judge compares them (judge_step). */
-static int prepare_step(grade_case *c, const grade_env *env, int B, int grads, char *why,
-                        size_t len)
+ * parameter after Adam. The judge compares them (judge_step). The row's
+ * argument: { B, grads }. */
+static int prepare_step(grade_case *c, const grade_env *env, char *why, size_t len)
 {
+    const int B = c->arg.i[0], grads = c->arg.i[1];
     l5_cpu cpu;
     lab_rng rng;
     int rc = -1;
@@ -207,24 +208,14 @@ free_xy:
     return rc;
 }
 
-static int step_grads(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return prepare_step(c, env, 16, 1, why, len);
-}
-
-static int step_params(grade_case *c, const grade_env *env, char *why, size_t len)
-{
-    return prepare_step(c, env, 16, 0, why, len);
-}
-
 /* The memcheck run also grades the gradients: a reason says which part
  * failed (a memcheck report is the reason on its own; a clean run with
  * wrong results says memcheck found nothing first). */
 static int step_memcheck(grade_case *c, const grade_env *env, char *why, size_t len)
 {
     c->memcheck = 1;
-    int rc = prepare_step(c, env, 2, 1, why, len);
-    if (rc == 0) /* memcheck runs on the sim backend only */
+    int rc = prepare_step(c, env, why, len); /* the row's { B, grads } */
+    if (rc == 0)                             /* memcheck runs on the sim backend only */
         ((step_ctx *)c->ctx)->memcheck = strcmp(env->backend, "sim") == 0;
     return rc;
 }
@@ -315,13 +306,17 @@ free_y:
     return rc;
 }
 
+/* One row per check: name, points, seconds, prepare, { its argument }. */
+// clang-format off
 static const grade_check checks[] = {
-    { "one step (batch 16): the loss and every gradient", 30, 120, step_grads },
-    { "one step (batch 16): every parameter after Adam", 20, 120, step_params },
-    { "one step under memcheck (batch 2): no bad access, right gradients", 10, 120, step_memcheck },
+    { "one step (batch 16): the loss and every gradient", 30, 120, prepare_step, { { 16, 1 } } },
+    { "one step (batch 16): every parameter after Adam", 20, 120, prepare_step, { { 16, 0 } } },
+    { "one step under memcheck (batch 2): no bad access, right gradients", 10, 120, step_memcheck,
+      { { 2, 1 } } },
     { "50 steps on the synthetic set: the loss falls, >= 20% accuracy", 20, 300, train_synthetic },
     { "iris MLP, 100 epochs: losses as the CPU's, >= 95% accuracy", 20, 120, iris },
 };
+// clang-format on
 
 const grade_lab grade_lab_lab05 = {
     .name = "lab05",

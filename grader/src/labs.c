@@ -11,17 +11,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Each lab's checks, in grader/checks/<lab>.c. */
-extern const grade_lab grade_lab_fixture;
-extern const grade_lab grade_lab_lab01;
-extern const grade_lab grade_lab_lab02;
-extern const grade_lab grade_lab_lab03;
-extern const grade_lab grade_lab_lab04;
-extern const grade_lab grade_lab_lab05;
+/* Each lab's checks, in grader/checks/<lab>.c: grade_lab_list.h, generated
+ * by the build from its list of check files, says GRADE_LAB(<lab>) for each. */
+#define GRADE_LAB(lab) extern const grade_lab grade_lab_##lab;
+#include "grade_lab_list.h"
+#undef GRADE_LAB
 
 static const grade_lab *const all_labs[] = {
-    &grade_lab_fixture, &grade_lab_lab01, &grade_lab_lab02,
-    &grade_lab_lab03,   &grade_lab_lab04, &grade_lab_lab05,
+#define GRADE_LAB(lab) &grade_lab_##lab,
+#include "grade_lab_list.h"
+#undef GRADE_LAB
 };
 
 int grade_lab_internal(const grade_lab *lab)

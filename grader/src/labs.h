@@ -16,7 +16,10 @@
  *     memcheck (sim backend: the check twin; any report fails the check).
  *
  * Checks live in grader/checks/<lab>.c, one file per lab, each defining one
- * grade_lab listed in labs.c.
+ * grade_lab named grade_lab_<lab>; the build lists the files
+ * (GRADE_CHECK_SOURCES in grader/CMakeLists.txt) and generates the list of
+ * labs from them (grade_lab_list.h). A check is one row of its lab's table:
+ * name, points, time limit, prepare, and the argument prepare reads.
  */
 #ifndef GRADE_LABS_H
 #define GRADE_LABS_H
@@ -54,6 +57,14 @@ typedef struct grade_fact {
 
 typedef struct grade_case grade_case;
 
+/* A check's own argument, from its row in the lab's table (a size, a
+ * version, a shape, a name): the prepare function reads it from c->arg, so
+ * one prepare serves every row of its kind. */
+typedef struct grade_arg {
+    int i[4];      /* numbers, meaning what the prepare function says */
+    const char *s; /* a string, or NULL */
+} grade_arg;
+
 /* What a check sees of the run it prepares for. */
 typedef struct grade_env {
     const char *dir;         /* the setup directory: write inputs here */
@@ -80,7 +91,8 @@ struct grade_case {
     int memcheck;      /* sim: run under GPULAB_SIM_CHECK=memcheck; a report fails the check */
     int expect_status; /* the exit status that counts as a completed run (default 0) */
     grade_judge_fn judge;
-    void *ctx; /* for judge; freed with ctx_free (or free when NULL) */
+    grade_arg arg; /* the check's row's argument (grade_check.arg), set before prepare */
+    void *ctx;     /* for judge; freed with ctx_free (or free when NULL) */
     void (*ctx_free)(void *ctx);
     int failed; /* set by the helpers below when they could not record */
 };
@@ -90,8 +102,9 @@ typedef struct grade_check {
     double points;
     double time_limit; /* seconds of wall time */
     /* Writes the inputs into env->dir and fills c; returns 0, or -1 with why
-     * (a grader fault: the check then scores 0 saying so). */
+     * (a grader fault: the check then scores 0 saying so). c->arg holds arg. */
     int (*prepare)(grade_case *c, const grade_env *env, char *why, size_t why_len);
+    grade_arg arg; /* what this row asks of prepare: { { n, threads } }, { .s = "2" } */
 } grade_check;
 
 typedef struct grade_lab {

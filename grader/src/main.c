@@ -141,6 +141,7 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         return;
     }
     grade_env env = { setup, o->seed, backend, o->bin };
+    c.arg = check->arg;
     if (check->prepare(&c, &env, why, sizeof(why)) != 0 || c.failed) {
         snprintf(res->reason, sizeof(res->reason), "grader: cannot make the inputs: %.400s",
                  c.failed ? "too many facts or variables in one check" : why);
