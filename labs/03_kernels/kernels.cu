@@ -13,6 +13,16 @@
  *   build/bin/lab03-sim-student                # on the simulator
  *   build/bin/lab03-cuda-student               # on an NVIDIA GPU
  *
+ * The CPU loops these kernels port (the reference the harness checks them
+ * against), one iteration per GPU thread:
+ *
+ *   for (int i = 0; i < n; i++)               versions 1 and 2
+ *       c[i] = a[i] + b[i];
+ *
+ *   for (int row = 0; row < h; row++)         version 3: row is the y index,
+ *       for (int col = 0; col < w; col++)     col the x index of the thread
+ *           C[row * w + col] = A[row * w + col] + B[row * w + col];
+ *
  * Five TODOs, in order. The launchers at the end are written for you: they
  * show how a kernel is launched and what configuration they report.
  */

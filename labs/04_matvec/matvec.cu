@@ -3,6 +3,16 @@
  *
  * Three kernel versions, chosen by number (matvec(version, ...)):
  *
+ * The CPU loop every version ports (the harness checks them against
+ * cblas_sgemv, which computes the same):
+ *
+ *   for (int row = 0; row < N; row++) {
+ *       float sum = 0.0f;
+ *       for (int j = 0; j < M; j++)
+ *           sum += A[(size_t)row * M + j] * v[j];
+ *       u[row] = sum;
+ *   }
+ *
  * version 1 is the seed's kernel: one thread per row, each loops over its row.
  *           Neighbouring threads read addresses M floats apart: uncoalesced.
  * version 2 is coalesced: one warp per row. Lane l reads elements l, l+32, ...
