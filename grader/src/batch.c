@@ -66,10 +66,12 @@ static submission *list_submissions(const char *dir, int *count)
     return subs ? subs : calloc(1, sizeof(*subs));
 }
 
-/* Starts the child that grades s in slot's build directory. */
-static pid_t start_one(const options *o, const submission *s, const char *slot_dir)
+/* Starts the child that grades s in slot's build directory, building with
+ * build_jobs compilers. */
+static pid_t start_one(const options *o, const submission *s, const char *slot_dir, int build_jobs)
 {
-    char json[4400], summary[4400], log[4400], seed[32], limit[32];
+    char json[4400], summary[4400], log[4400], seed[32], limit[32], jobs[16];
+    snprintf(jobs, sizeof(jobs), "%d", build_jobs);
     snprintf(json, sizeof(json), "%s/%s.json", o->out, s->name);
     snprintf(summary, sizeof(summary), "%s/%s.summary", o->out, s->name);
     snprintf(log, sizeof(log), "%s/%s.log", o->out, s->name);
@@ -94,7 +96,7 @@ static pid_t start_one(const options *o, const submission *s, const char *slot_d
     argv[n++] = "--summary";
     argv[n++] = summary;
     argv[n++] = "--jobs";
-    argv[n++] = "1";
+    argv[n++] = jobs;
     argv[n++] = "--quiet";
     if (o->lab) {
         argv[n++] = "--lab";
@@ -275,6 +277,8 @@ int grade_batch(const options *o)
     }
     int slots = o->jobs < 1 ? 1 : o->jobs > MAX_SLOTS ? MAX_SLOTS : o->jobs;
     slots = slots > n ? n : slots;
+    /* --jobs N is N processes in all: the slots' builds share them. */
+    int build_jobs = o->jobs / slots > 1 ? o->jobs / slots : 1;
     char root[] = "/tmp/gpulab-batch-XXXXXX", slot_dir[MAX_SLOTS][64];
     pid_t running[MAX_SLOTS] = { 0 };
     int which[MAX_SLOTS], next = 0, done = 0;
@@ -286,12 +290,14 @@ int grade_batch(const options *o)
     }
     for (int k = 0; k < slots; k++)
         snprintf(slot_dir[k], sizeof(slot_dir[k]), "%s/slot%d", root, k);
-    fprintf(stderr, "gpulab-grade: %d submission(s) in %s, %d at a time\n", n, o->batch, slots);
+    fprintf(stderr,
+            "gpulab-grade: %d submission(s) in %s, %d at a time, each built with %d job%s\n", n,
+            o->batch, slots, build_jobs, build_jobs > 1 ? "s" : "");
     while (done < n) {
         for (int k = 0; k < slots && next < n; k++)
             if (!running[k]) {
                 which[k] = next;
-                running[k] = start_one(o, &subs[next++], slot_dir[k]);
+                running[k] = start_one(o, &subs[next++], slot_dir[k], build_jobs);
                 if (running[k] < 0) {
                     running[k] = 0;
                     done++;

@@ -324,7 +324,7 @@ static int build_submission(options *o, const char *backend, char *log, size_t l
     for (int i = 0; i < n_labs; i++)
         with_tests |= grade_lab_internal(&labs_[i]) && grade_wanted(o, &labs_[i]);
     grade_build b = {
-        o->source, o->submission, o->build_dir, backend, names, n, o->jobs > 1 ? o->jobs : 2,
+        o->source, o->submission, o->build_dir, backend, names, n, o->jobs > 0 ? o->jobs : 1,
         log,       with_tests
     };
     if (!o->quiet)

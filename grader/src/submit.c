@@ -22,6 +22,11 @@ int grade_run_logged(const char *const argv[], const char *log_path)
             int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
             if (fd < 0)
                 _exit(127);
+            /* The command first, so the log says what ran ("$ cmake --build ... -j 1"). */
+            dprintf(fd, "$");
+            for (int i = 0; argv[i]; i++)
+                dprintf(fd, " %s", argv[i]);
+            dprintf(fd, "\n");
             dup2(fd, STDOUT_FILENO);
             dup2(fd, STDERR_FILENO);
             close(fd);

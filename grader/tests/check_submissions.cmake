@@ -50,6 +50,19 @@ foreach(want IN ITEMS "\"broken\",0,10," "\"good\",10,10,100.0," "\"missing\",0,
   endif()
 endforeach()
 message(STATUS "batch: 6 submissions graded as expected")
+# --jobs 2 is two processes in all: two slots, each building with one compiler.
+file(GLOB build_logs "${WORKDIR}/grades/*.build.log")
+list(LENGTH build_logs n_logs)
+if(n_logs EQUAL 0)
+  message(FATAL_ERROR "--batch wrote no NAME.build.log in ${WORKDIR}/grades")
+endif()
+foreach(build_log IN LISTS build_logs)
+  file(STRINGS "${build_log}" builds REGEX "^\\$ cmake --build ")
+  if(NOT builds OR NOT builds MATCHES "-j 1 " OR builds MATCHES "-j [02-9]")
+    message(FATAL_ERROR "${build_log}: with --jobs 2 in a batch each build must use -j 1, got: ${builds}")
+  endif()
+endforeach()
+message(STATUS "batch: --jobs 2 ran two slots of one compiler each")
 
 # ---- one submission: the reasons ----------------------------------------------------
 foreach(case IN ITEMS "broken;does not compile: 00_fixture/scale.cu:[0-9]+:[0-9]+: error"
