@@ -44,10 +44,10 @@ endif()
 execute_process(COMMAND "${TOOL}" --headers --nvcc-checks spaces.cu "${WORKDIR}/spaces/spaces.cpp"
                 WORKING_DIRECTORY "${data}" RESULT_VARIABLE rc ERROR_VARIABLE err)
 set(want "ptxas fatal   : Unresolved extern function 'elsewhere(int)'\n"
-         "spaces.cu(12): note: called from device code here but defined in no file of this compile. "
+         "spaces.cu(15): note: called from device code here but defined in no file of this compile. "
          "A __device__ function of another file needs -rdc=true (or -dc).\n"
-         "spaces.cu(12): error: calling a __host__ function(\"on_host(int)\") from a __global__ function(\"k\") is not allowed\n"
-         "spaces.cu(17): error: calling a __device__ function(\"from_header(int)\") from a __host__ function(\"main\") is not allowed\n"
+         "spaces.cu(15): error: calling a __host__ function(\"on_host(int)\") from a __global__ function(\"k\") is not allowed\n"
+         "spaces.cu(20): error: calling a __device__ function(\"from_header(int)\") from a __host__ function(\"main\") is not allowed\n"
          "3 errors detected in the compilation of \"spaces.cu\".\n")
 string(JOIN "" want ${want})
 if(NOT rc EQUAL 1 OR NOT err STREQUAL want)

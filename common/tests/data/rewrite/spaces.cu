@@ -5,7 +5,10 @@
 
 __device__ int from_header(int x);
 __device__ int elsewhere(int x);
-int on_host(int x) { return x + 1; }
+int on_host(int x)
+{
+    return x + 1;
+}
 
 __global__ void k(int *p)
 {

@@ -3,7 +3,8 @@
 #if !defined(__CUDACC__) || !defined(__NVCC__)
 #error "__CUDACC__ and __NVCC__ must be defined in a .cu file"
 #endif
-#if !defined(__CUDACC_VER_MAJOR__) || !defined(__CUDACC_VER_MINOR__) || !defined(__CUDACC_VER_BUILD__)
+#if !defined(__CUDACC_VER_MAJOR__) || !defined(__CUDACC_VER_MINOR__) ||                            \
+    !defined(__CUDACC_VER_BUILD__)
 #error "the __CUDACC_VER_*__ macros must be defined"
 #endif
 #if __CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10 != CUDART_VERSION

@@ -4,16 +4,44 @@
 
 #define HD __host__ __device__
 
-HD float both(float x) { return x + 1.0f; }                 // callable from both sides
-__device__ float pick(float x) { return x; }               // overloaded by space:
-float pick(double x) { return (float)x; }                  //   host and device versions
-HD float via_macro(float x) { return 2.0f * x; }           // qualified through a macro
-constexpr float half_of(float x) { return x / 2; }         // constexpr (host, evaluated early)
-__device__ float on_device(float x) { return both(x); }    // device calls host-device
+// callable from both sides
+HD float both(float x)
+{
+    return x + 1.0f;
+}
+// overloaded by space: a device version
+__device__ float pick(float x)
+{
+    return x;
+}
+// and a host version
+float pick(double x)
+{
+    return (float)x;
+}
+// qualified through a macro
+HD float via_macro(float x)
+{
+    return 2.0f * x;
+}
+// constexpr (host, evaluated early)
+constexpr float half_of(float x)
+{
+    return x / 2;
+}
+// device calls host-device
+__device__ float on_device(float x)
+{
+    return both(x);
+}
 
+// a member function
 struct Scaler {
     float k;
-    __device__ float apply(float x) const { return k * x; } // a member function
+    __device__ float apply(float x) const
+    {
+        return k * x;
+    }
 };
 
 __host__ __device__ float arch_dependent(float x)
