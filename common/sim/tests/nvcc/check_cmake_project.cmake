@@ -33,6 +33,10 @@ run_ok("configuring the project" "${CMAKE_COMMAND}" -E env --unset=CUDACXX --uns
        "-DCMAKE_PREFIX_PATH=${prefix}")
 expect("configure" "${out}" "The CUDA compiler identification is NVIDIA 12\\.4\\.0")
 expect("configure" "${out}" "Found CUDAToolkit: ${prefix}/[^\n]* \\(found version \"12\\.4\\.0\"\\)")
+# The default architecture CMake detects (from -v's "-arch compute_52") before
+# the project sets its own.
+file(STRINGS "${bin}/CMakeCache.txt" arch REGEX "^CMAKE_CUDA_ARCHITECTURES:")
+expect("the detected architecture" "${arch}" "=52$")
 file(STRINGS "${bin}/CMakeCache.txt" libs REGEX "^CUDA_(cudart|cublas)_LIBRARY:")
 list(LENGTH libs n)
 if(NOT n EQUAL 2)
