@@ -60,26 +60,37 @@ struct dim3 {
 };
 typedef struct dim3 dim3;
 
+/* One return statement in C++, as a C++11 constexpr function must be. */
 #ifdef __cplusplus
 #define GPULAB_SIM_MAKE_INLINE static inline constexpr
+#define GPULAB_SIM_MAKE_BODY(T, ...)                                                               \
+    {                                                                                              \
+        return T{ __VA_ARGS__ };                                                                   \
+    }
 #else
 #define GPULAB_SIM_MAKE_INLINE static inline
+#define GPULAB_SIM_MAKE_BODY(T, ...)                                                               \
+    {                                                                                              \
+        T v = { __VA_ARGS__ };                                                                     \
+        return v;                                                                                  \
+    }
 #endif
 
 /* clang-format off */
-GPULAB_SIM_MAKE_INLINE int2 make_int2(int x, int y) { int2 v = { x, y }; return v; }
-GPULAB_SIM_MAKE_INLINE int3 make_int3(int x, int y, int z) { int3 v = { x, y, z }; return v; }
-GPULAB_SIM_MAKE_INLINE int4 make_int4(int x, int y, int z, int w) { int4 v = { x, y, z, w }; return v; }
-GPULAB_SIM_MAKE_INLINE uint2 make_uint2(unsigned x, unsigned y) { uint2 v = { x, y }; return v; }
-GPULAB_SIM_MAKE_INLINE uint3 make_uint3(unsigned x, unsigned y, unsigned z) { uint3 v = { x, y, z }; return v; }
-GPULAB_SIM_MAKE_INLINE uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { uint4 v = { x, y, z, w }; return v; }
-GPULAB_SIM_MAKE_INLINE float2 make_float2(float x, float y) { float2 v = { x, y }; return v; }
-GPULAB_SIM_MAKE_INLINE float3 make_float3(float x, float y, float z) { float3 v = { x, y, z }; return v; }
-GPULAB_SIM_MAKE_INLINE float4 make_float4(float x, float y, float z, float w) { float4 v = { x, y, z, w }; return v; }
-GPULAB_SIM_MAKE_INLINE double2 make_double2(double x, double y) { double2 v = { x, y }; return v; }
-GPULAB_SIM_MAKE_INLINE uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) { uchar4 v = { x, y, z, w }; return v; }
+GPULAB_SIM_MAKE_INLINE int2 make_int2(int x, int y) GPULAB_SIM_MAKE_BODY(int2, x, y)
+GPULAB_SIM_MAKE_INLINE int3 make_int3(int x, int y, int z) GPULAB_SIM_MAKE_BODY(int3, x, y, z)
+GPULAB_SIM_MAKE_INLINE int4 make_int4(int x, int y, int z, int w) GPULAB_SIM_MAKE_BODY(int4, x, y, z, w)
+GPULAB_SIM_MAKE_INLINE uint2 make_uint2(unsigned x, unsigned y) GPULAB_SIM_MAKE_BODY(uint2, x, y)
+GPULAB_SIM_MAKE_INLINE uint3 make_uint3(unsigned x, unsigned y, unsigned z) GPULAB_SIM_MAKE_BODY(uint3, x, y, z)
+GPULAB_SIM_MAKE_INLINE uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) GPULAB_SIM_MAKE_BODY(uint4, x, y, z, w)
+GPULAB_SIM_MAKE_INLINE float2 make_float2(float x, float y) GPULAB_SIM_MAKE_BODY(float2, x, y)
+GPULAB_SIM_MAKE_INLINE float3 make_float3(float x, float y, float z) GPULAB_SIM_MAKE_BODY(float3, x, y, z)
+GPULAB_SIM_MAKE_INLINE float4 make_float4(float x, float y, float z, float w) GPULAB_SIM_MAKE_BODY(float4, x, y, z, w)
+GPULAB_SIM_MAKE_INLINE double2 make_double2(double x, double y) GPULAB_SIM_MAKE_BODY(double2, x, y)
+GPULAB_SIM_MAKE_INLINE uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) GPULAB_SIM_MAKE_BODY(uchar4, x, y, z, w)
 /* clang-format on */
 
 #undef GPULAB_SIM_MAKE_INLINE
+#undef GPULAB_SIM_MAKE_BODY
 
 #endif /* GPULAB_SIM_VECTOR_TYPES_H */

@@ -3,17 +3,20 @@
  * ordinary C++ calls for the CPU simulator, and its `extern __shared__`
  * declarations into the simulator's dynamic shared memory (see rewrite.h).
  *
- *   gpulab-sim-rewrite [--traits] [--headers] [--depfile F] IN.cu OUT.cpp
+ *   gpulab-sim-rewrite [--traits] [--headers] [--depfile F] [--nvcc-checks [--rdc]] IN.cu OUT.cpp
  *
  * ("-" reads stdin / writes stdout). With --headers, every header IN includes
  * with quotes that lies beside it ("kernels.cuh", "sub/x.h") is rewritten too,
  * into the same place relative to OUT, recursively: the compiler looks for a
  * quoted include beside the file being compiled first, so it finds those.
  * --depfile writes a make-style dependency file listing every file read.
+ * --nvcc-checks reports, as nvcc does, calls between host and device code
+ * that cross execution spaces, and (unless --rdc) device functions called but
+ * defined in none of the files read (see gpulab_rw_spaces_check()).
  *
  * Exit status: 0 done, 1 malformed launches (each reported as file:line:
- * message on stderr; OUT is not written), 2 bad usage or an unreadable or
- * unwritable file.
+ * message on stderr; OUT is not written) or errors of --nvcc-checks, 2 bad usage or an unreadable
+ * or unwritable file.
  */
 #include "rewrite.h"
 
@@ -26,7 +29,8 @@
 #include <sys/stat.h>
 
 static const char usage[] =
-    "usage: gpulab-sim-rewrite [--traits] [--headers] [--depfile FILE] IN.cu OUT.cpp\n"
+    "usage: gpulab-sim-rewrite [--traits] [--headers] [--depfile FILE] [--nvcc-checks [--rdc]]\n"
+    "                          IN.cu OUT.cpp\n"
     "  Rewrites k<<<grid, block[, shmem[, stream]]>>>(args) into\n"
     "  GPULAB_SIM_LAUNCH((k), \"k\", line, \"args\")(grid, block[, ...])(args)\n"
     "  and extern __shared__ T s[]; into\n"
@@ -34,7 +38,9 @@ static const char usage[] =
     "  '-' is stdin or stdout.\n"
     "  --traits   also emit GPULAB_SIM_KERNEL_TRAITS(kernel, 0|1) lines\n"
     "  --headers  also rewrite the headers IN includes with quotes, beside OUT\n"
-    "  --depfile  write a make-style list of the files read to FILE\n";
+    "  --depfile  write a make-style list of the files read to FILE\n"
+    "  --nvcc-checks  nvcc's errors for calls across host and device code and, without\n"
+    "             --rdc, for device functions defined in none of the files read\n";
 
 /* Reads all of @p f into a malloc'd buffer; returns NULL on a read error or no memory. */
 static char *read_all(FILE *f, size_t *len)
@@ -145,6 +151,9 @@ static int stays_below(const char *name)
 static int rewrite_file(const char *in, const char *out, unsigned flags, int headers,
                         file_list *seen);
 
+/* The files read, for --nvcc-checks (NULL without it). */
+static gpulab_rw_spaces *spaces;
+
 /* Rewrites every header src includes with quotes that exists beside in. */
 static int rewrite_includes(const char *src, size_t len, const char *in, const char *out,
                             unsigned flags, file_list *seen)
@@ -252,6 +261,12 @@ static int rewrite_file(const char *in, const char *out, unsigned flags, int hea
         fprintf(stderr, "gpulab-sim-rewrite: cannot read %s: %s\n", in, strerror(errno));
         return 2;
     }
+    if (spaces &&
+        gpulab_rw_spaces_add(spaces, src, len, strcmp(in, "-") == 0 ? "<stdin>" : in) != 0) {
+        free(src);
+        fputs("gpulab-sim-rewrite: out of memory\n", stderr);
+        return 2;
+    }
     gpulab_rw_result res;
     int rc = gpulab_rw_rewrite(src, len, strcmp(in, "-") == 0 ? "<stdin>" : in, flags, &res);
     if (rc == GPULAB_RW_ENOMEM) {
@@ -291,7 +306,7 @@ static int write_depfile(const char *path, const char *out, const file_list *see
 int main(int argc, char **argv)
 {
     unsigned flags = 0;
-    int headers = 0, i = 1;
+    int headers = 0, i = 1, checks = 0, rdc = 0;
     const char *depfile = NULL;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
         if (strcmp(argv[i], "--traits") == 0)
@@ -300,6 +315,10 @@ int main(int argc, char **argv)
             headers = 1;
         else if (strcmp(argv[i], "--depfile") == 0 && i + 1 < argc)
             depfile = argv[++i];
+        else if (strcmp(argv[i], "--nvcc-checks") == 0)
+            checks = 1;
+        else if (strcmp(argv[i], "--rdc") == 0)
+            rdc = 1;
         else
             break;
     }
@@ -309,7 +328,26 @@ int main(int argc, char **argv)
     }
     const char *in = argv[i], *out = argv[i + 1];
     file_list seen = { 0 };
+    if (checks && !(spaces = gpulab_rw_spaces_new())) {
+        fputs("gpulab-sim-rewrite: out of memory\n", stderr);
+        return 2;
+    }
     int status = rewrite_file(in, out, flags, headers, &seen);
+    if (status == 0 && spaces) {
+        char *errors = NULL;
+        int n = gpulab_rw_spaces_check(spaces, rdc, &errors);
+        if (n < 0) {
+            fputs("gpulab-sim-rewrite: out of memory\n", stderr);
+            status = 2;
+        } else if (n > 0) {
+            fputs(errors, stderr);
+            fprintf(stderr, "%d error%s detected in the compilation of \"%s\".\n", n,
+                    n == 1 ? "" : "s", in);
+            status = 1;
+        }
+        free(errors);
+    }
+    gpulab_rw_spaces_free(spaces);
     if (status == 0 && depfile && write_depfile(depfile, out, &seen) != 0) {
         fprintf(stderr, "gpulab-sim-rewrite: cannot write %s: %s\n", depfile, strerror(errno));
         status = 2;

@@ -99,6 +99,54 @@ int gpulab_rw_rewrite(const char *src, size_t len, const char *filename, unsigne
  */
 void gpulab_rw_result_free(gpulab_rw_result *res);
 
+/**
+ * @brief The files of one rewrite, gathered for nvcc's execution-space checks
+ * (see gpulab_rw_spaces_check()).
+ */
+typedef struct gpulab_rw_spaces gpulab_rw_spaces;
+
+/**
+ * @brief An empty set of files for gpulab_rw_spaces_add().
+ * @return The set, or NULL when out of memory; free it with gpulab_rw_spaces_free().
+ */
+gpulab_rw_spaces *gpulab_rw_spaces_new(void);
+
+/**
+ * @brief Adds one file (a .cu file, or a header rewritten with it): its
+ * function declarations and definitions, with their execution spaces.
+ * @param s        The set.
+ * @param src      The file's text; need not be NUL-terminated.
+ * @param len      Its length in bytes (less than 4 GiB).
+ * @param filename Its name, as messages will show it.
+ * @return 0, or -1 when out of memory.
+ */
+int gpulab_rw_spaces_add(gpulab_rw_spaces *s, const char *src, size_t len, const char *filename);
+
+/**
+ * @brief The errors nvcc gives for the files added: a `__host__` function
+ * that calls a `__device__` one, a `__global__` or `__device__` function that
+ * calls a host one (each as nvcc words it, `file(line): error: calling a
+ * __device__ function("f(float)") from a __host__ function("main") is not
+ * allowed`), and, when @p rdc is 0, a `__device__` function that device code
+ * calls but no added file defines (`ptxas fatal   : Unresolved extern
+ * function 'f(float)'`, then where it is called). Only what is certain is
+ * reported: names with declarations in both spaces, declarations a macro may
+ * qualify, constexpr functions, members and functions known only from other
+ * headers are left alone.
+ * @param s          The set.
+ * @param rdc        1 when compiling with relocatable device code (-rdc=true, -dc).
+ * @param[out] errors The messages, one per line, NUL-terminated and malloc'd
+ *                   (NULL when there are none or on failure); free() it.
+ * @return The number of errors (0 when the files are clean), or -1 when out of memory.
+ */
+int gpulab_rw_spaces_check(gpulab_rw_spaces *s, int rdc, char **errors);
+
+/**
+ * @brief Frees a set of files.
+ * @param s The set, or NULL.
+ */
+void gpulab_rw_spaces_free(gpulab_rw_spaces *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -119,6 +119,30 @@ struct launch_request {
 // Validates and queues a launch; owns r.task from here on. Sets the last error.
 void submit_launch(const launch_request &r);
 
+// std::apply for C++11 and later (a .cu file may be compiled with -std=c++11).
+template <std::size_t... I>
+struct index_list {
+};
+template <std::size_t N, std::size_t... I>
+struct make_index_list : make_index_list<N - 1, N - 1, I...> {
+};
+template <std::size_t... I>
+struct make_index_list<0, I...> {
+    typedef index_list<I...> type;
+};
+template <class Body, class Args, std::size_t... I>
+inline void apply_args(const Body &body, Args &args, index_list<I...>)
+{
+    body(std::get<I>(args)...);
+}
+template <class Body, class Args>
+inline void apply(const Body &body, Args &args)
+{
+    apply_args(body, args,
+               typename make_index_list<
+                   std::tuple_size<typename std::remove_const<Args>::type>::value>::type());
+}
+
 template <class Body, class Args>
 struct task {
     Body body;
@@ -139,7 +163,7 @@ void run_block(void *p)
                 *(volatile unsigned *)&threadIdx.x = x;
                 *(volatile unsigned *)&threadIdx.y = y;
                 *(volatile unsigned *)&threadIdx.z = z;
-                std::apply(t->body, t->args);
+                ::gpulab_sim::apply(t->body, t->args);
             }
 #else
     // The body reads the arguments from a copy that no store of the kernel can
@@ -153,7 +177,7 @@ void run_block(void *p)
             threadIdx.y = y;
             for (unsigned x = 0; x < nx; x++) {
                 threadIdx.x = x;
-                std::apply(body, args);
+                ::gpulab_sim::apply(body, args);
             }
         }
     }
@@ -164,7 +188,7 @@ template <class Body, class Args>
 void run_thread(void *p)
 {
     auto *t = static_cast<task<Body, Args> *>(p);
-    std::apply(t->body, t->args);
+    ::gpulab_sim::apply(t->body, t->args);
 }
 
 template <class Body, class Args>
@@ -174,12 +198,19 @@ void destroy_task(void *p)
 }
 
 template <class T>
+inline const void *pointer_or_null(const T &v, std::true_type)
+{
+    return (const void *)v;
+}
+template <class T>
+inline const void *pointer_or_null(const T &, std::false_type)
+{
+    return nullptr;
+}
+template <class T>
 inline const void *pointer_or_null(const T &v)
 {
-    if constexpr (std::is_pointer<T>::value)
-        return (const void *)v;
-    else
-        return nullptr;
+    return pointer_or_null(v, std::is_pointer<T>());
 }
 
 template <class Body, class... P>
@@ -237,7 +268,9 @@ struct kernel_registrar {
 } // namespace gpulab_sim
 
 // What the rewriter emits. The body lambda calls the kernel by name, so the
-// compiler can inline it into the simulator's thread loop.
+// compiler can inline it into the simulator's thread loop. C++11 has no
+// generic lambda: there the body calls the kernel through its address.
+#if __cplusplus >= 201402L
 #define GPULAB_SIM_LAUNCH(K, NAME, LINE, ARGS)                                                     \
     ::gpulab_sim::launch_site(                                                                     \
         K,                                                                                         \
@@ -245,6 +278,27 @@ struct kernel_registrar {
             K(static_cast<decltype(gpulab_sim_a) &&>(gpulab_sim_a)...);                            \
         },                                                                                         \
         NAME, __FILE__, LINE, ARGS)
+#else
+namespace gpulab_sim
+{
+template <class... P>
+struct call_kernel {
+    void (*kernel)(P...);
+    template <class... A>
+    void operator()(A &&...a) const
+    {
+        kernel(static_cast<A &&>(a)...);
+    }
+};
+template <class... P>
+call_kernel<P...> kernel_caller(void (*kernel)(P...))
+{
+    return call_kernel<P...>{ kernel };
+}
+} // namespace gpulab_sim
+#define GPULAB_SIM_LAUNCH(K, NAME, LINE, ARGS)                                                     \
+    ::gpulab_sim::launch_site(K, ::gpulab_sim::kernel_caller(K), NAME, __FILE__, LINE, ARGS)
+#endif
 
 // One per kernel defined in a .cu file or a header rewritten with it (a
 // unique variable per use in the translation unit).

@@ -1,6 +1,6 @@
 # The gpulab-nvcc test: builds a program from .cu, .c and .cpp files with the
 # flags people pass to nvcc, runs it, and checks the errors it must give.
-#   cmake -DNVCC=<gpulab-nvcc> -DWORKDIR=<scratch> -P check_nvcc.cmake
+#   cmake -DNVCC=<gpulab-nvcc> -DWORKDIR=<scratch> [-DCXX=<host c++>] -P check_nvcc.cmake
 set(src "${CMAKE_CURRENT_LIST_DIR}")
 file(REMOVE_RECURSE "${WORKDIR}")
 file(MAKE_DIRECTORY "${WORKDIR}")
@@ -13,6 +13,19 @@ function(run_ok what)
   endif()
   set(out "${out}" PARENT_SCOPE)
   set(err "${err}" PARENT_SCOPE)
+endfunction()
+
+# Fails unless `text` matches the regex `expect`.
+function(expect_match what text expect)
+  if(NOT text MATCHES "${expect}")
+    message(FATAL_ERROR "${what}: expected a match of '${expect}' in:\n${text}")
+  endif()
+endfunction()
+
+function(expect_no_match what text regex)
+  if(text MATCHES "${regex}")
+    message(FATAL_ERROR "${what}: '${regex}' must not appear in:\n${text}")
+  endif()
 endfunction()
 
 function(run_fails what expect)
@@ -61,4 +74,148 @@ run_fails("a missing file" "gpulab-nvcc: nope.cu: no such file" "${NVCC}" nope.c
 run_fails("PTX output" "-ptx is not supported" "${NVCC}" -ptx util.cu)
 # 5. Compiler errors point at the student's file and line.
 run_fails("a compile error" "broken.cu:5" "${NVCC}" -c broken.cu -o "${WORKDIR}/broken.o")
+
+# 6. nvcc's flags as course Makefiles, cuda-samples and CMake pass them.
+set(w "${WORKDIR}")
+set(flags "${src}/flags")
+# -run: link, then run.
+run_ok("-run" "${NVCC}" -run -o "${w}/run-app" header_kernels.cu)
+expect_match("-run" "${out}" "header-kernels 63 0 cudaSuccess")
+# -M, -MM, -MD, -MMD, -MF, -MT, -MP: the user's own files, never the rewritten copies.
+run_ok("-M" "${NVCC}" -M -I inc -DSCALE=3 util.cu)
+expect_match("-M" "${out}" "^util\\.o: util\\.cu")
+expect_match("-M" "${out}" "inc/util\\.h")
+expect_match("-M" "${out}" "/stdio\\.h")
+expect_no_match("-M" "${out}" "gpulab-nvcc\\.")
+run_ok("-M, a rewritten header" "${NVCC}" -M header_kernels.cu -MT hk.o -MF "${w}/hk.d")
+file(READ "${w}/hk.d" d)
+expect_match("-M -MF -MT" "${d}" "^hk\\.o: header_kernels\\.cu")
+expect_match("-M -MF -MT" "${d}" " kern/reverse\\.cuh")
+expect_no_match("-M -MF -MT" "${d}" "gpulab-nvcc\\.")
+run_ok("-MM" "${NVCC}" -MM -I inc -DSCALE=3 util.cu -o "${w}/mm.d")
+file(READ "${w}/mm.d" d)
+expect_match("-MM" "${d}" "inc/util\\.h")
+expect_no_match("-MM" "${d}" "stdio\\.h")
+run_ok("-MD" "${NVCC}" -c -MD -I inc -DSCALE=3 util.cu -o "${w}/md-util.o")
+file(READ "${w}/md-util.d" d)
+expect_match("-MD" "${d}" "md-util\\.o:[\\\\ \n]+util\\.cu")
+expect_match("-MD" "${d}" "stdio\\.h")
+run_ok("-MMD -MF -MT -MP" "${NVCC}" -c -MMD -MF "${w}/mmd.d" -MT target.o -MP -I inc -DSCALE=3
+       util.cu -o "${w}/mmd-util.o")
+file(READ "${w}/mmd.d" d)
+expect_match("-MMD -MF -MT -MP" "${d}" "^target\\.o: util\\.cu")
+expect_match("-MMD -MF -MT -MP" "${d}" "\ninc/util\\.h:")
+expect_no_match("-MMD -MF -MT -MP" "${d}" "stdio\\.h|gpulab-nvcc\\.")
+if(NOT EXISTS "${w}/mmd-util.o")
+  message(FATAL_ERROR "-MMD: no object was compiled")
+endif()
+# -E: preprocessed text, with the launches the compiler sees and the user's file names.
+run_ok("-E" "${NVCC}" -E -I inc -DSCALE=3 util.cu)
+expect_match("-E" "${out}" "scale_on_device")
+expect_match("-E" "${out}" "launch_site")
+expect_match("-E" "${out}" "\"util\\.cu\"")
+# The C++ standard: -std=, -std X, --std=, --std X; the headers are C++11-clean.
+run_ok("-std=c++11" "${NVCC}" -std=c++11 -Xcompiler -Wall,-Wextra,-Werror --no-check-twin -I inc
+       -DSCALE=3 -o "${w}/app-cxx11" main.cu util.cu helper.c extra.cpp -lcublas)
+run_ok("the C++11 program" "${w}/app-cxx11")
+expect_match("the C++11 program" "${out}" "${want}")
+run_ok("-std=c++14" "${NVCC}" -std=c++14 -Xcompiler -Wall,-Wextra,-Werror --no-check-twin
+       -run -o "${w}/hk-cxx14" header_kernels.cu)
+expect_match("the C++14 program" "${out}" "header-kernels 63 0 cudaSuccess")
+foreach(form "-std;c++17;201703L" "--std=c++11;201103L" "--std;c++14;201402L" "-std=c++11;201103L")
+  list(POP_BACK form expect)
+  run_ok("${form}" "${NVCC}" ${form} -DEXPECT_STD=${expect} -c "${flags}/macros.cu"
+         -o "${w}/std.o")
+endforeach()
+run_fails("a standard that is not asked for" "the C\\+\\+ standard is not the one" "${NVCC}"
+          --std c++14 -DEXPECT_STD=201103L -c "${flags}/macros.cu" -o "${w}/std.o")
+# nvcc's predefined macros (the checks are #errors in the files).
+run_ok("the macros of a .cu file" "${NVCC}" -c "${flags}/macros.cu" -o "${w}/macros-cu.o")
+run_ok("the macros of a .cpp file" "${NVCC}" -c "${flags}/macros.cpp" -o "${w}/macros-cpp.o")
+run_ok("__CUDACC_RDC__ with -rdc=true" "${NVCC}" -rdc=true -DEXPECT_RDC -c "${flags}/macros.cu"
+       -o "${w}/macros-rdc.o")
+run_ok("__CUDACC_RDC__ with -dc" "${NVCC}" -dc -DEXPECT_RDC "${flags}/macros.cu"
+       -o "${w}/macros-dc.o")
+# -lib, then -l with a space before the library.
+run_ok("-lib" "${NVCC}" -lib -I inc -o "${w}/libmylib.a" helper.c extra.cpp)
+run_ok("-l mylib" "${NVCC}" -I inc -DSCALE=3 -o "${w}/app-lib" main.cu util.cu -L "${w}" -l mylib
+       -l cublas --no-check-twin)
+run_ok("the program linked with -l mylib" "${w}/app-lib")
+expect_match("the program linked with -l mylib" "${out}" "${want}")
+# -dc, -dlink: objects with relocatable device code, and the device link's (empty) object.
+run_ok("-dc" "${NVCC}" -dc -I inc -DSCALE=3 util.cu -o "${w}/util-dc.o")
+run_ok("-dlink" "${NVCC}" -dlink -Xcompiler -fPIC "${w}/util-dc.o" -o "${w}/dlink.o")
+run_ok("link with the -dlink object" "${NVCC}" -I inc -o "${w}/app-dc" main.cu "${w}/util-dc.o"
+       "${w}/dlink.o" helper.c extra.cpp -lcublas --no-check-twin)
+run_ok("the -dc program" "${w}/app-dc")
+expect_match("the -dc program" "${out}" "${want}")
+# -shared -Xcompiler -fPIC: a shared library of kernels that a program loads.
+run_ok("-shared" "${NVCC}" -shared -Xcompiler -fPIC -I inc -DSCALE=3 -o "${w}/libscale.so" util.cu)
+run_ok("link with the shared library" "${NVCC}" -I inc -o "${w}/app-so" main.cu helper.c extra.cpp
+       -L "${w}" -lscale -lcublas --no-check-twin)
+run_ok("the program with the shared library" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${w}"
+       "${w}/app-so")
+expect_match("the program with the shared library" "${out}" "${want}")
+# Flags about GPU code or nvcc's own diagnostics: accepted and ignored.
+run_ok("GPU-only flags" "${NVCC}" --threads 0 -t 0 -cudart static -cudart=shared --cudart none
+       -Xcudafe --display_error_number --diag-suppress 177 -diag-suppress=550,20012
+       -Xptxas -v --resource-usage -res-usage -Xnvlink -v -maxrregcount 32 -lineinfo
+       -Wno-deprecated-gpu-targets -c util.cu -I inc -DSCALE=3 -o "${w}/gpu-flags.o")
+run_ok("--list-gpu-arch" "${NVCC}" --list-gpu-arch)
+expect_match("--list-gpu-arch" "${out}" "^compute_50\n(compute_[0-9]+\n)*compute_90\n$")
+# -Werror all-warnings: the host compiler's warnings become errors.
+run_ok("a warning" "${NVCC}" -Xcompiler -Wall -c "${flags}/warn.cu" -o "${w}/warn.o")
+expect_match("a warning" "${err}" "unused_variable")
+run_fails("-Werror all-warnings" "error: unused variable" "${NVCC}" -Werror all-warnings
+          -Xcompiler -Wall -c "${flags}/warn.cu" -o "${w}/warn.o")
+run_fails("-Werror=all-warnings" "error: unused variable" "${NVCC}" -Werror=all-warnings
+          -Xcompiler -Wall -c "${flags}/warn.cu" -o "${w}/warn.o")
+# -v: each command, and the lines build tools read (CMake: TOP, INCLUDES, LIBRARIES).
+run_ok("-v" "${NVCC}" -v -c -I inc -DSCALE=3 util.cu -o "${w}/v.o")
+expect_match("-v" "${err}" "#\\$ TOP=[^\n]*\n")
+expect_match("-v" "${err}" "#\\$ INCLUDES=\"-I[^\n]*\n")
+expect_match("-v" "${err}" "#\\$ LIBRARIES=[^\n]*-lcudart_static")
+expect_match("-v" "${err}" "-arch compute_52")
+expect_match("-v" "${err}" "#\\$ [^\n]*gpulab-sim-rewrite[^\n]*util\\.cu")
+# -keep, -keep-dir: the rewritten sources stay.
+run_ok("-keep-dir" "${NVCC}" -keep -keep-dir "${w}/kept" -c header_kernels.cu -o "${w}/hk.o")
+if(NOT EXISTS "${w}/kept/header_kernels.cu.cpp" OR NOT EXISTS "${w}/kept/kern/reverse.cuh")
+  message(FATAL_ERROR "-keep-dir: the rewritten sources are not in ${w}/kept")
+endif()
+# -ccbin: the host compiler named is the one used; one that does not exist is an error.
+run_fails("-ccbin that does not exist" "-ccbin /nonexistent/g\\+\\+: no such host compiler"
+          "${NVCC}" -ccbin /nonexistent/g++ -c util.cu -I inc -DSCALE=3 -o "${w}/ccbin.o")
+if(CXX)
+  file(WRITE "${w}/ccbin-bin/wrapped-c++" "#!/bin/sh\necho used >> '${w}/ccbin-used'\nexec '${CXX}' \"$@\"\n")
+  file(CHMOD "${w}/ccbin-bin/wrapped-c++" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+  file(REMOVE "${w}/ccbin-used")
+  run_ok("-ccbin" "${NVCC}" -ccbin "${w}/ccbin-bin/wrapped-c++" -c util.cu -I inc -DSCALE=3
+         -o "${w}/ccbin.o")
+  if(NOT EXISTS "${w}/ccbin-used")
+    message(FATAL_ERROR "-ccbin: the host compiler named was not used")
+  endif()
+endif()
+# -Wl, is refused as nvcc refuses it; -Xlinker reaches the link.
+run_fails("-Wl," "unknown option '-Wl,-rpath,/x'" "${NVCC}" -Wl,-rpath,/x -o "${w}/wl" header_kernels.cu)
+run_ok("-Xlinker" "${NVCC}" -Xlinker -Map,${w}/app.map --no-check-twin -o "${w}/xl" header_kernels.cu)
+if(NOT EXISTS "${w}/app.map")
+  message(FATAL_ERROR "-Xlinker -Map,FILE: the linker wrote no map")
+endif()
+
+# 7. nvcc's errors for calls across execution spaces, and for a __device__
+# function of another file without -rdc; code nvcc accepts passes.
+run_fails("host code calling a __device__ function"
+          "host_calls_device\\.cu\\(10\\): error: calling a __device__ function\\(\"square\\(float\\)\"\\) from a __host__ function\\(\"main\"\\) is not allowed"
+          "${NVCC}" -c "${flags}/host_calls_device.cu" -o "${w}/x.o")
+run_fails("a kernel calling a host function"
+          "kernel_calls_host\\.cu\\(10\\): error: calling a __host__ function\\(\"host_offset\\(float\\)\"\\) from a __global__ function\\(\"shift\"\\) is not allowed"
+          "${NVCC}" -c "${flags}/kernel_calls_host.cu" -o "${w}/x.o")
+run_fails("an extern __device__ function without -rdc"
+          "ptxas fatal   : Unresolved extern function 'twice\\(int\\)'"
+          "${NVCC}" -o "${w}/rdc" "${flags}/extern_caller.cu" "${flags}/extern_callee.cu")
+run_ok("the same with -rdc=true" "${NVCC}" -rdc=true -run -o "${w}/rdc"
+       "${flags}/extern_caller.cu" "${flags}/extern_callee.cu")
+expect_match("the -rdc=true program" "${out}" "rdc 2 4 6 8")
+run_ok("calls nvcc accepts" "${NVCC}" -run -o "${w}/spaces-ok" "${flags}/spaces_ok.cu")
+expect_match("calls nvcc accepts" "${out}" "spaces-ok 8 6")
 message(STATUS "gpulab-nvcc: all checks passed")
