@@ -1,8 +1,14 @@
-/* cuda_bf16.h — gpulab simulator stand-in: half precision (__half, __nv_bfloat16) is not simulated.
- * This file exists so that a program including it gets this message, not a confusing error from
- * some other CUDA installation's header. */
-#ifndef GPULAB_SIM_ABSENT_CUDA_BF16_H
-#define GPULAB_SIM_ABSENT_CUDA_BF16_H
-#error                                                                                             \
-    "gpulab-sim: half precision (__half, __nv_bfloat16) is not part of the CPU simulator (see docs/simulator.md); build this program with nvcc for a GPU"
-#endif
+/*
+ * cuda_bf16.h — gpulab simulator stand-in for CUDA's cuda_bf16.h:
+ * __nv_bfloat16 and __nv_bfloat162 with their conversions, arithmetic,
+ * comparisons, math functions and atomicAdd. They are declared with __half in
+ * cuda_fp16.h (both types share gpulab_sim/lowp.hpp), which this includes.
+ */
+#ifndef GPULAB_SIM_CUDA_BF16_H
+#define GPULAB_SIM_CUDA_BF16_H
+/* CUDA's own guard name: programs test it to know the header is in. */
+#define __CUDA_BF16_H__
+
+#include "cuda_fp16.h"
+
+#endif /* GPULAB_SIM_CUDA_BF16_H */

@@ -32,6 +32,7 @@ struct cublasContext {
     int device;
     cudaStream_t stream;
     cublasPointerMode_t mode;
+    cublasMath_t math = CUBLAS_DEFAULT_MATH; // cublasSetMathMode (cublas_ext.inc)
 };
 
 namespace
@@ -838,3 +839,7 @@ cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_
     return gemm(handle, "cublasSgemmStridedBatched", g, alpha, A, strideA, B, strideB, beta, C,
                 strideC, batchCount);
 }
+
+// The rest of the subset: math mode, Isamin, Sger, Ssymv, Strsm, Sgeam and the
+// batched and mixed-precision gemms.
+#include "cublas_ext.inc"
