@@ -79,6 +79,8 @@ typedef struct mc_case {
     char lab[8];
     char what[MC_WHAT];
     double us[MC_MAX_PROFILES];
+    double amount; /* --published: bytes or flops as the published figure counts them */
+    char unit[8];  /* ... and the unit of its rate, "GB/s" or "TFLOP/s" ("" for none) */
 } mc_case;
 
 /* A lesson's ranking: `faster` must take less time than `slower`. */
@@ -90,6 +92,7 @@ typedef struct mc_rank {
 typedef struct mc_options {
     int quick;        /* small sizes (the tests) */
     int tsv;          /* internal: print the cases as lines for the caller to read */
+    int published;    /* sim: the cases of the published comparisons (docs/model-validation.md) */
     int reps, warmup; /* timed runs and warm-up runs of each case */
     const char *gpu;  /* a profile key, "all" (sim) or NULL (cuda: match the device) */
     const char *out;  /* Markdown file or folder, or NULL */
@@ -106,6 +109,7 @@ static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
             "usage: %s [--quick] [--gpu PROFILE] [--out FILE|DIR] [--reps N] [--sim PROGRAM]\n"
+            "       %s --published [--gpu PROFILE]\n"
             "  Times every lab kernel, copy and cuBLAS call with CUDA events and compares\n"
             "  them with the performance model (docs/model-validation.md).\n"
             "  --quick       small sizes (seconds on the simulator)\n"
@@ -116,8 +120,10 @@ static void usage(FILE *f, const char *argv0)
             "  --reps N      timed runs per case on a GPU (default 10, after 2 warm-up runs)\n"
             "  --sim P       cuda: the sim build to read modeled times from\n"
             "                (default: model-check-sim beside this program)\n"
+            "  --published   sim: the modeled side of the comparisons with published\n"
+            "                measurements in docs/model-validation.md\n"
             "  profiles:",
-            argv0);
+            argv0, argv0);
     for (int p = 0; p < MC_PROFILES; p++)
         fprintf(f, " %s", profiles[p].key);
     fprintf(f, "\n");
@@ -494,6 +500,107 @@ static void lab05_cases(const mc_options *opt, cublasHandle_t blas)
     LAB_CHECK(cudaFree(o.idx));
 }
 
+/* An empty kernel: what a launch alone costs. */
+__global__ void mc_empty_kernel(void) {}
+
+#if MC_SIM
+static void run_empty(void *p)
+{
+    (void)p;
+    mc_empty_kernel<<<1, 1>>>();
+    LAB_CHECK_LAUNCH();
+}
+
+/* The last case, with the amount its published figure counts (rate = amount / time). */
+static void set_amount(double amount, const char *unit)
+{
+    cases[ncases - 1].amount = amount;
+    snprintf(cases[ncases - 1].unit, sizeof(cases[ncases - 1].unit), "%s", unit);
+}
+
+/* The cases of docs/model-validation.md's comparison with published
+ * measurements, at the sizes those measurements used, for the profile the
+ * model runs (opt->gpu): bandwidthTest (32 000 000 bytes, pinned; its
+ * device-to-device figure counts each byte read and written), nvbandwidth
+ * (512 MiB, pinned), p2pBandwidthLatencyTest's copy within one GPU
+ * (40 000 000 ints, read and write counted), a cuBLAS SGEMM of 5120 x 4096 x
+ * 4096, and an empty kernel. */
+static void published_cases(const mc_options *opt)
+{
+    const char *key = opt->gpu ? opt->gpu : "";
+    const size_t bw_test = 32000000, nvbw = (size_t)512 << 20, p2p = (size_t)160000000;
+    int t4 = !strcmp(key, "t4"), a100 = !strcmp(key, "a100"), h100 = !strcmp(key, "h100");
+    size_t most = t4 ? bw_test : a100 ? nvbw : h100 ? nvbw : 0;
+    char what[MC_WHAT];
+    time_case(opt, key, "empty kernel <<<1, 1>>>", run_empty, NULL);
+    if (most > 0) {
+        char *h_pin, *d_a, *d_b;
+        LAB_CHECK(cudaMallocHost((void **)&h_pin, most));
+        LAB_CHECK(cudaMalloc((void **)&d_a, most));
+        LAB_CHECK(cudaMalloc((void **)&d_b, most));
+        memset(h_pin, 1, most);
+        LAB_CHECK(cudaMemset(d_a, 0, most));
+        LAB_CHECK(cudaMemset(d_b, 0, most));
+        size_t sizes[2] = { t4 || a100 ? bw_test : 0, a100 || h100 ? nvbw : 0 };
+        for (int s = 0; s < 2; s++) {
+            if (!sizes[s])
+                continue;
+            copy_ctx h2d = { d_a, h_pin, sizes[s], sizes[s], cudaMemcpyHostToDevice };
+            copy_ctx d2h = { h_pin, d_a, sizes[s], sizes[s], cudaMemcpyDeviceToHost };
+            snprintf(what, sizeof(what), "cudaMemcpy H2D pinned, %zu bytes", sizes[s]);
+            time_case(opt, key, what, run_copy, &h2d);
+            set_amount((double)sizes[s], "GB/s");
+            snprintf(what, sizeof(what), "cudaMemcpy D2H pinned, %zu bytes", sizes[s]);
+            time_case(opt, key, what, run_copy, &d2h);
+            set_amount((double)sizes[s], "GB/s");
+        }
+        if (t4) {
+            /* Pageable: no published figure to hold it against (the page says so). */
+            char *h_page = (char *)malloc(bw_test);
+            if (!h_page) {
+                fprintf(stderr, "model-check: out of host memory (%zu bytes)\n", bw_test);
+                exit(1);
+            }
+            memset(h_page, 1, bw_test);
+            copy_ctx page = { d_a, h_page, bw_test, bw_test, cudaMemcpyHostToDevice };
+            snprintf(what, sizeof(what), "cudaMemcpy H2D pageable, %zu bytes", bw_test);
+            time_case(opt, key, what, run_copy, &page);
+            set_amount((double)bw_test, "GB/s");
+            free(h_page);
+        }
+        size_t d2d_bytes = h100 ? p2p : bw_test;
+        copy_ctx d2d = { d_b, d_a, d2d_bytes, d2d_bytes, cudaMemcpyDeviceToDevice };
+        snprintf(what, sizeof(what), "cudaMemcpy D2D, %zu bytes (read + write counted)", d2d_bytes);
+        time_case(opt, key, what, run_copy, &d2d);
+        set_amount(2.0 * (double)d2d_bytes, "GB/s");
+        LAB_CHECK(cudaFree(d_a));
+        LAB_CHECK(cudaFree(d_b));
+        LAB_CHECK(cudaFreeHost(h_pin));
+    }
+    if (a100) {
+        cublasHandle_t blas;
+        LAB_CHECK_CUBLAS(cublasCreate(&blas));
+        op_ctx mm;
+        memset(&mm, 0, sizeof(mm));
+        mm.blas = blas;
+        mm.op = OP_SGEMM;
+        mm.a = 5120;
+        mm.b = 4096;
+        mm.c = 4096;
+        mm.x = dev_floats((size_t)mm.a * mm.c);
+        mm.y = dev_floats((size_t)mm.c * mm.b);
+        mm.z = dev_floats((size_t)mm.a * mm.b);
+        time_case(opt, key, "cublasSgemm, M = 5120, N = 4096, K = 4096", run_op, &mm);
+        set_amount(2.0 * mm.a * mm.b * mm.c, "TFLOP/s");
+        LAB_CHECK(cudaFree(mm.x));
+        LAB_CHECK(cudaFree(mm.y));
+        LAB_CHECK(cudaFree(mm.z));
+        LAB_CHECK_CUBLAS(cublasDestroy(blas));
+    }
+    LAB_CHECK(cudaDeviceSynchronize());
+}
+#endif
+
 static void run_all(const mc_options *opt)
 {
     cublasHandle_t blas;
@@ -510,10 +617,10 @@ static void run_all(const mc_options *opt)
  * The modeled times: the sim build, run once per profile
  */
 
-/* Runs `program --tsv [--quick]` with GPULAB_SIM_MODEL=key and stores the
- * times it prints in column col of the cases (adding cases when add is set).
- * Returns 0, or -1 after saying why. */
-static int read_model(const char *program, const char *key, int quick, int col, int add)
+/* Runs `program --tsv [--quick | --published --gpu key]` with
+ * GPULAB_SIM_MODEL=key and stores the times it prints in column col of the
+ * cases (adding cases when add is set). Returns 0, or -1 after saying why. */
+static int read_model(const char *program, const char *key, const mc_options *opt, int col, int add)
 {
     int fd[2];
     if (pipe(fd) != 0) {
@@ -534,7 +641,16 @@ static int read_model(const char *program, const char *key, int quick, int col, 
         setenv("GPULAB_SIM_MODEL", key, 1);
         unsetenv("GPULAB_SIM_MODEL_REPORT");
         unsetenv("GPULAB_SIM_CHECK");
-        char *argv[] = { (char *)program, (char *)"--tsv", quick ? (char *)"--quick" : NULL, NULL };
+        char *argv[] = { (char *)program,
+                         (char *)"--tsv",
+                         opt->published ? (char *)"--published"
+                         : opt->quick   ? (char *)"--quick"
+                                        : NULL,
+                         (char *)"--gpu",
+                         (char *)key,
+                         NULL };
+        if (!opt->published && !opt->quick) /* no flag: --gpu key moves up */
+            argv[2] = argv[3], argv[3] = argv[4], argv[4] = NULL;
         execv(program, argv);
         fprintf(stderr, "model-check: cannot run %s: %s\n", program, strerror(errno));
         _exit(127);
@@ -548,6 +664,8 @@ static int read_model(const char *program, const char *key, int quick, int col, 
         char *lab = strtok(NULL, "\t\n");
         char *what = strtok(NULL, "\t\n");
         char *us = strtok(NULL, "\t\n");
+        char *amount = strtok(NULL, "\t\n");
+        char *unit = strtok(NULL, "\t\n");
         if (!type || !lab || !what || !us)
             continue;
         if (strcmp(type, "rank") == 0) {
@@ -570,6 +688,10 @@ static int read_model(const char *program, const char *key, int quick, int col, 
             continue;
         }
         cases[i].us[col] = strtod(us, NULL);
+        if (amount && unit && strcmp(unit, "-") != 0) {
+            cases[i].amount = strtod(amount, NULL);
+            snprintf(cases[i].unit, sizeof(cases[i].unit), "%s", unit);
+        }
         rows++;
     }
     if (f)
@@ -652,13 +774,37 @@ static void today(char *buf, size_t len)
 }
 
 #if MC_SIM
+/* --published: the modeled side of the comparisons with published
+ * measurements, one child per profile, each with its own rows. */
+static int report_published(mc_options *opt, const int *cols, int ncols)
+{
+    char self[PATH_MAX];
+    self_path(self, sizeof(self));
+    for (int c = 0; c < ncols; c++)
+        if (read_model(self, profiles[cols[c]].key, opt, 0, 1) != 0)
+            return 1;
+    printf("model-check --published: the cases of the comparison with published measurements\n"
+           "(docs/model-validation.md) at the sizes they used, timed with CUDA events on the\n"
+           "simulator with the performance model on: modeled, never measured.\n\n");
+    printf("%-8s %-52s %12s %16s\n", "profile", "what", "modeled us", "modeled rate");
+    for (int i = 0; i < ncases; i++) {
+        printf("%-8s %-52s %12.2f", cases[i].lab, cases[i].what, cases[i].us[0]);
+        if (cases[i].unit[0] && cases[i].us[0] > 0) {
+            double scale = strcmp(cases[i].unit, "TFLOP/s") == 0 ? 1e6 : 1e3;
+            printf(" %8.2f %-7s", cases[i].amount / cases[i].us[0] / scale, cases[i].unit);
+        }
+        printf("\n");
+    }
+    return 0;
+}
+
 /* The sim backend: the model alone, a column per profile. */
 static int report_sim(mc_options *opt, const int *cols, int ncols)
 {
     char self[PATH_MAX];
     self_path(self, sizeof(self));
     for (int c = 0; c < ncols; c++)
-        if (read_model(self, profiles[cols[c]].key, opt->quick, c, c == 0) != 0)
+        if (read_model(self, profiles[cols[c]].key, opt, c, c == 0) != 0)
             return 1;
     printf("model-check: every lab kernel, copy and cuBLAS call, timed with CUDA events on the\n"
            "simulator with the performance model on: each figure is the modeled time in us\n"
@@ -746,7 +892,7 @@ static int report_cuda(mc_options *opt, const char *device, int prof)
                     "`cmake --build build --target model-check-sim` or give --sim PROGRAM\n",
                     sim, strerror(errno));
             have_model = 0;
-        } else if (read_model(sim, profiles[prof].key, opt->quick, 1, 0) != 0) {
+        } else if (read_model(sim, profiles[prof].key, opt, 1, 0) != 0) {
             have_model = 0;
         }
     }
@@ -846,6 +992,8 @@ int main(int argc, char **argv)
             opt.quick = 1;
         } else if (strcmp(a, "--tsv") == 0) {
             opt.tsv = 1;
+        } else if (strcmp(a, "--published") == 0) {
+            opt.published = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout, argv[0]);
             return 0;
@@ -889,9 +1037,13 @@ int main(int argc, char **argv)
         }
         opt.reps = 1;
         opt.warmup = 0;
-        run_all(&opt);
+        if (opt.published)
+            published_cases(&opt);
+        else
+            run_all(&opt);
         for (int i = 0; i < ncases; i++)
-            printf("case\t%s\t%s\t%.4f\n", cases[i].lab, cases[i].what, cases[i].us[0]);
+            printf("case\t%s\t%s\t%.4f\t%.0f\t%s\n", cases[i].lab, cases[i].what, cases[i].us[0],
+                   cases[i].amount, cases[i].unit[0] ? cases[i].unit : "-");
         for (int r = 0; r < nranks; r++)
             printf("rank\t%s\t%s\t%s\n", ranks[r].lab, ranks[r].faster, ranks[r].slower);
         return 0;
@@ -904,14 +1056,22 @@ int main(int argc, char **argv)
         cols[ncols++] = profile_index(opt.gpu);
     if (opt.reps > 0)
         fprintf(stderr, "model-check: --reps is for a GPU; the model needs one run\n");
+    if (opt.published) {
+        if (opt.out) {
+            fprintf(stderr, "model-check: --published prints its table; it writes no --out\n");
+            return 2;
+        }
+        return report_published(&opt, cols, ncols);
+    }
     if (settle_out(&opt, ncols == 1 ? profiles[cols[0]].key : "sim") != 0)
         return 2;
     /* The cases and the rankings come from the runs (read_model): this process
      * runs no device work itself. */
     return report_sim(&opt, cols, ncols);
 #else
-    if (opt.tsv) {
-        fprintf(stderr, "model-check: --tsv is the sim build's (model-check-sim)\n");
+    if (opt.tsv || opt.published) {
+        fprintf(stderr, "model-check: %s is the sim build's (model-check-sim)\n",
+                opt.tsv ? "--tsv" : "--published");
         return 2;
     }
     if (opt.gpu && strcmp(opt.gpu, "all") == 0) {

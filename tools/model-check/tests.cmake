@@ -26,6 +26,14 @@ if(TARGET model-check-sim)
                    "-DARGS=--fast" -DEXPECT_RC=2
                    "-DEXPECT_REGEX=--fast: unknown option, or its value is missing.*usage:"
                    -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+  # The modeled side of docs/model-validation.md's comparison with published
+  # figures, for the T4: the figures that page quotes (a change to the model
+  # that moves them must update the page).
+  add_test(NAME model-check-sim-published-t4
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:model-check-sim>
+                   "-DARGS=--published;--gpu;t4" -DEXPECT_RC=0
+                   "-DEXPECT_REGEX=modeled, never measured.*t4 +empty kernel <<<1, 1>>> +5\\.00\n.*t4 +cudaMemcpy H2D pinned, 32000000 bytes +2546\\.07 +12\\.57 GB/s.*t4 +cudaMemcpy D2H pinned, 32000000 bytes +2546\\.07 +12\\.57 GB/s.*t4 +cudaMemcpy H2D pageable, 32000000 bytes +5088\\.14 +6\\.29 GB/s.*t4 +cudaMemcpy D2D, 32000000 bytes \\(read \\+ write counted\\) +240\\.29 +266\\.34 GB/s"
+                   -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
   # The lines a cuda run reads need the model on.
   add_test(NAME model-check-sim-tsv-needs-model
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:model-check-sim>
@@ -33,6 +41,7 @@ if(TARGET model-check-sim)
                    "-DEXPECT_REGEX=--tsv needs the performance model on"
                    -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
   set_tests_properties(model-check-sim-unknown-profile model-check-sim-unwritable-out
+                       model-check-sim-published-t4
                        model-check-sim-unknown-option model-check-sim-tsv-needs-model
                        PROPERTIES LABELS "model-check;sim;model" TIMEOUT 60)
 endif()
