@@ -43,6 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
+extern char **environ; /* POSIX: the environment the sim build is started with */
+
 #if defined(GPULAB_BACKEND_SIM) && GPULAB_BACKEND_SIM
 #define MC_SIM 1
 #else
@@ -627,34 +629,57 @@ static int read_model(const char *program, const char *key, const mc_options *op
         fprintf(stderr, "model-check: pipe: %s\n", strerror(errno));
         return -1;
     }
+    /* Everything the child needs is built here: after fork() in a program
+     * with threads (the CUDA runtime's) only exec and async-signal-safe calls
+     * are safe. The environment: ours, less the simulator's tool settings,
+     * with GPULAB_SIM_MODEL set to the profile. */
+    char *argv[] = { (char *)program,
+                     (char *)"--tsv",
+                     opt->published ? (char *)"--published"
+                     : opt->quick   ? (char *)"--quick"
+                                    : NULL,
+                     (char *)"--gpu",
+                     (char *)key,
+                     NULL };
+    if (!opt->published && !opt->quick) /* no flag: --gpu key moves up */
+        argv[2] = argv[3], argv[3] = argv[4], argv[4] = NULL;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **envp = (char **)calloc(n + 2, sizeof(char *));
+    char model[64];
+    snprintf(model, sizeof(model), "GPULAB_SIM_MODEL=%s", key);
+    if (!envp) {
+        fprintf(stderr, "model-check: out of memory\n");
+        return -1;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "GPULAB_SIM_MODEL", 16) != 0 &&
+            strncmp(environ[i], "GPULAB_SIM_CHECK=", 17) != 0 &&
+            strncmp(environ[i], "GPULAB_SIM_STATS=", 17) != 0)
+            envp[m++] = environ[i];
+    envp[m++] = model;
+    envp[m] = NULL;
+    static const char exec_failed[] = "model-check: cannot run the sim build (execve failed)\n";
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "model-check: fork: %s\n", strerror(errno));
+        free(envp);
         return -1;
     }
     if (pid == 0) {
         dup2(fd[1], 1);
         close(fd[0]);
         close(fd[1]);
-        setenv("GPULAB_SIM_MODEL", key, 1);
-        unsetenv("GPULAB_SIM_MODEL_REPORT");
-        unsetenv("GPULAB_SIM_CHECK");
-        char *argv[] = { (char *)program,
-                         (char *)"--tsv",
-                         opt->published ? (char *)"--published"
-                         : opt->quick   ? (char *)"--quick"
-                                        : NULL,
-                         (char *)"--gpu",
-                         (char *)key,
-                         NULL };
-        if (!opt->published && !opt->quick) /* no flag: --gpu key moves up */
-            argv[2] = argv[3], argv[3] = argv[4], argv[4] = NULL;
-        execv(program, argv);
-        fprintf(stderr, "model-check: cannot run %s: %s\n", program, strerror(errno));
+        execve(program, argv, envp);
+        ssize_t w = write(2, exec_failed, sizeof(exec_failed) - 1);
+        (void)w;
         _exit(127);
     }
+    free(envp);
     close(fd[1]);
     FILE *f = fdopen(fd[0], "r");
     char line[512];
