@@ -45,7 +45,9 @@
 
 extern char **environ; /* POSIX: the environment the sim build is started with */
 
-#if defined(GPULAB_BACKEND_SIM) && GPULAB_BACKEND_SIM
+/* MC_SIM: the sim build's code (the model alone). MC_GPU_PATH_ON_SIM builds
+ * the GPU's code on the simulator instead, for its test (CMakeLists.txt). */
+#if defined(GPULAB_BACKEND_SIM) && GPULAB_BACKEND_SIM && !defined(MC_GPU_PATH_ON_SIM)
 #define MC_SIM 1
 #else
 #define MC_SIM 0
@@ -921,9 +923,12 @@ static int report_cuda(mc_options *opt, const char *device, int prof)
             have_model = 0;
         }
     }
-    printf("model-check on %s: each case timed with CUDA events (median of %d runs after %d "
+    /* "CUDA events" on a GPU; the GPU path's test build on the simulator says
+     * what its events read instead ("modeled NVIDIA T4"). */
+    const char *clock = lab_cuda_timer_clock_name();
+    printf("model-check on %s: each case timed with %s (median of %d runs after %d "
            "warm-up)%s%s\n\n",
-           device, opt->reps, opt->warmup, have_model ? ", against the model of " : "",
+           device, clock, opt->reps, opt->warmup, have_model ? ", against the model of " : "",
            have_model ? profiles[prof].key : "");
     printf("%-5s  %-52s %12s %12s %9s\n", "lab", "what", "measured us", "modeled us", "mod/meas");
     int within = 0;
@@ -937,8 +942,8 @@ static int report_cuda(mc_options *opt, const char *device, int prof)
         }
         printf("\n");
     }
-    printf("\n(measured: CUDA events on %s; modeled: the performance model of profile %s)\n",
-           device, have_model ? profiles[prof].key : "(none)");
+    printf("\n(measured: %s on %s; modeled: the performance model of profile %s)\n", clock, device,
+           have_model ? profiles[prof].key : "(none)");
     printf("\nThe lessons' rankings:\n");
     int measured_ok = ranks_hold(0, "measured", 1);
     int modeled_ok = have_model ? ranks_hold(1, "modeled", 1) : 0;
@@ -967,14 +972,16 @@ static int report_cuda(mc_options *opt, const char *device, int prof)
         fprintf(f, "# Model validation: %s\n\n", device);
         fprintf(f,
                 "Measured on %s on %s with `model-check-cuda%s` (CUDA runtime %d.%d, driver "
-                "%d.%d): each case timed with CUDA events, median of %d runs after %d warm-up; "
+                "%d.%d): each case timed with %s, median of %d runs after %d warm-up; "
                 "modeled: the performance model's profile `%s`. docs/model-validation.md "
                 "explains the cases.\n\n",
                 device, date, opt->quick ? " --quick" : "", rt / 1000, rt % 1000 / 10, drv / 1000,
-                drv % 1000 / 10, opt->reps, opt->warmup,
+                drv % 1000 / 10, clock, opt->reps, opt->warmup,
                 have_model ? profiles[prof].key : "(none)");
-        fprintf(f, "| lab | what | measured (CUDA events), us | modeled, us | modeled / "
-                   "measured |\n|---|---|---:|---:|---:|\n");
+        fprintf(f,
+                "| lab | what | measured (%s), us | modeled, us | modeled / measured |\n"
+                "|---|---|---:|---:|---:|\n",
+                clock);
         for (int i = 0; i < ncases; i++) {
             fprintf(f, "| %s | %s | %.2f |", cases[i].lab, cases[i].what, cases[i].us[0]);
             if (have_model)
@@ -986,7 +993,7 @@ static int report_cuda(mc_options *opt, const char *device, int prof)
         for (int r = 0; r < nranks; r++) {
             int a = case_index(ranks[r].lab, ranks[r].faster);
             int b = case_index(ranks[r].lab, ranks[r].slower);
-            fprintf(f, "| %s | %s < %s | %s | %s |\n", ranks[r].lab, ranks[r].faster,
+            fprintf(f, "| %s | %s faster than %s | %s | %s |\n", ranks[r].lab, ranks[r].faster,
                     ranks[r].slower, cases[a].us[0] < cases[b].us[0] ? "holds" : "does not hold",
                     !have_model                       ? "-"
                     : cases[a].us[1] < cases[b].us[1] ? "holds"

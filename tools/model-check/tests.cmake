@@ -46,6 +46,18 @@ if(TARGET model-check-sim)
                        PROPERTIES LABELS "model-check;sim;model" TIMEOUT 60)
 endif()
 
+if(TARGET model-check-gpu-path-sim)
+  # The GPU's code path, run on the simulator against the sim build (see
+  # check_gpu_path.cmake): every case found, every ratio 1.00.
+  add_test(NAME model-check-gpu-path-on-sim
+           COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:model-check-gpu-path-sim>
+                   -DSIM=$<TARGET_FILE:model-check-sim>
+                   -DOUT=${CMAKE_CURRENT_BINARY_DIR}/model-validation-gpu-path.md
+                   -P "${CMAKE_CURRENT_SOURCE_DIR}/check_gpu_path.cmake")
+  set_tests_properties(model-check-gpu-path-on-sim PROPERTIES LABELS "model-check;sim;model"
+                       TIMEOUT 300)
+endif()
+
 if(TARGET model-check-cuda)
   # On a GPU: measured vs modeled, rankings the same on both (status 0).
   # Here without one: skipped.
