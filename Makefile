@@ -13,6 +13,10 @@
 #                   suite, build the docs; your own labs: their demos and make grade
 #   make docs       the Doxygen documentation (build/docs/html/index.html)
 #   make bench-sim  how fast the CPU simulator runs kernels, on one worker and every core
+#   make model-check  on a machine with an NVIDIA GPU: every lab kernel, copy and
+#                   cuBLAS call measured with CUDA events against the performance
+#                   model, written to docs/model-validation-<profile>.md
+#                   (docs/model-validation.md); without the cuda backend, the model alone
 #   make handout    build/gpulab-handout.tar.gz: the kit as students get it
 #   make data-cifar10  download the CIFAR-10 binary archive for lab 05, check its
 #                   MD5 and unpack it (CIFAR10_DIR=DIR, default ~/.cache/gpulab/cifar10)
@@ -33,7 +37,7 @@ LABS = lab01 lab02 lab03 lab04 lab05
 
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null)
 
-.PHONY: all build configure test grade docs deps deps-check format format-check clean bench-sim handout data-cifar10 $(LABS)
+.PHONY: all build configure test grade docs deps deps-check format format-check clean bench-sim model-check handout data-cifar10 $(LABS)
 
 all: build
 
@@ -77,6 +81,9 @@ handout: configure
 
 bench-sim: build
 	cmake --build $(BUILD) --target run-bench-sim
+
+model-check: configure
+	cmake --build $(BUILD) -j $(JOBS) --target run-model-check
 
 # Needs internet; without it the script says what to do, and lab 05 uses its
 # synthetic set.

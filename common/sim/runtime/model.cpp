@@ -44,6 +44,38 @@ namespace
 //   performance tuning", PPoPP 2017, and the cuda-samples' simple launch
 //   timings) put it at 2 to 5 us for recent drivers. One value per
 //   generation: 5 us for Turing, 4 us for Ampere/Ada, 3 us for Hopper.
+// Re-checked against those sources and the spec pages named per row; no number
+// needed changing. Per row (SMs x FP32 lanes x 2 x boost clock gives the FP32
+// peak each datasheet quotes, a check on the clock):
+// - gtx1650: TU117, 14 SMs (896 CUDA cores), boost 1665 MHz, 4 GB GDDR5 at
+//   8 Gbps on 128 bits = 128 GB/s, L2 1 MB, PCIe 3.0 x16 (GeForce GTX 1650
+//   specifications; TechPowerUp GPU database). The later GDDR6 board (boost
+//   1590 MHz, 192 GB/s) is another board, not modeled.
+// - t4: TU104, 40 SMs (2560 CUDA cores), boost 1590 MHz, 16 GB GDDR6 at
+//   10 Gbps on 256 bits = 320 GB/s, L2 4 MB, PCIe 3.0 x16; 2560 x 2 x 1.59 GHz
+//   = 8.1 TFLOPS FP32, as the T4 datasheet says.
+// - rtx3060: GA106, 28 SMs (3584 CUDA cores), boost 1777 MHz, 12 GB GDDR6 at
+//   15 Gbps on 192 bits = 360 GB/s, L2 3 MB, PCIe 4.0 x16 (GeForce RTX 3060
+//   specifications; Ampere GA102 whitepaper for the GA10x SM).
+// - rtx4090: AD102, 128 of its 144 SMs (16384 CUDA cores), boost 2520 MHz,
+//   24 GB GDDR6X at 21 Gbps on 384 bits = 1008 GB/s, L2 72 of the full chip's
+//   96 MB, PCIe 4.0 x16 (GeForce RTX 4090 specifications; Ada whitepaper):
+//   82.6 TFLOPS FP32.
+// - a100: A100-SXM4-40GB, 108 SMs (6912 CUDA cores), boost 1410 MHz, HBM2
+//   1555 GB/s, L2 40 MB, PCIe 4.0 x16 (A100 datasheet and whitepaper): 19.5
+//   TFLOPS FP32.
+// - h100: H100 SXM5 80 GB, 132 SMs (16896 CUDA cores), HBM3 3.35 TB/s, L2
+//   50 MB, PCIe 5.0 x16 (H100 datasheet; Hopper whitepaper); the datasheet's
+//   67 TFLOPS FP32 = 16896 x 2 x 1.98 GHz.
+// - h200: H200 SXM 141 GB, the same GH100 (132 SMs, 50 MB L2, 67 TFLOPS FP32,
+//   so 1.98 GHz) with HBM3e at 4.8 TB/s, PCIe 5.0 x16 (H200 datasheet).
+// - Per-SM limits by compute capability (CUDA C++ Programming Guide,
+//   "Technical Specifications per Compute Capability", and NVIDIA's tuning
+//   guide of each architecture): 7.5 (T4, GTX 1650) 32 warps, 16 blocks,
+//   64 KB shared; 8.0 (A100) 64 warps, 32 blocks, 164 KB; 8.6 (RTX 3060) 48
+//   warps, 16 blocks, 100 KB; 8.9 (RTX 4090) 48 warps, 24 blocks, 100 KB; 9.0
+//   (H100, H200) 64 warps, 32 blocks, 228 KB; 64K 32-bit registers per SM on
+//   all. FP32 lanes per SM: 64 on 7.5 and 8.0, 128 on 8.6, 8.9 and 9.0.
 const gpu_profile profiles[] = {
     // key, name, SMs, GHz, FP32/SM, warps, blocks, regs, smem KiB, L2 MiB, GB/s, PCIe, lanes,
     // launch
