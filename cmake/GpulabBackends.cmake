@@ -74,15 +74,70 @@ endif()
 # TSan runtime is never linked). The plain program runs its twin when
 # GPULAB_SIM_CHECK is set: one build serves both, and the plain program pays
 # nothing for the checks. Call it after the target is fully configured.
+#
+# The twin also carries a plain copy of its kernel code, for the blocks that
+# the performance model's sample leaves out (runtime/plain_copy.cpp): the
+# rewritten .cu files are compiled once, without the hooks, into an object
+# library that the program links, and tools/gpulab-sim-plain-copy links those
+# objects, renamed, beside the instrumented ones. Without objcopy, readelf and
+# ld (or bash) the twin has no copy and runs every block instrumented.
+find_program(GPULAB_BASH bash)
 function(gpulab_sim_check_twin target)
   if(NOT GPULAB_SIM_CHECK_TWINS)
     return()
   endif()
   set(twin "${target}.check")
   get_target_property(srcs ${target} SOURCES)
-  add_executable(${twin} ${srcs})
-  foreach(prop INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES
-               RUNTIME_OUTPUT_DIRECTORY)
+  set(cu_srcs "")
+  set(other_srcs "")
+  foreach(src IN LISTS srcs)
+    if(src MATCHES "/gpulab-sim/[^/]+/[^/]+\\.cu\\.cpp$")
+      list(APPEND cu_srcs "${src}")
+    else()
+      list(APPEND other_srcs "${src}")
+    endif()
+  endforeach()
+  set(copy_props INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES)
+  set(tsan_flags
+    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -g -gdwarf-4>)
+  # (DWARF 4: binutils' addr2line misreads the file of #line-mapped code in
+  # GCC 12's DWARF 5, and the reports must name the .cu file.)
+  if(cu_srcs AND GPULAB_BASH AND CMAKE_OBJCOPY AND CMAKE_READELF AND CMAKE_LINKER)
+    # The kernels, plain (the program's and the copy's) and instrumented.
+    foreach(lib IN ITEMS ${target}.cu ${twin}.cu)
+      add_library(${lib} OBJECT ${cu_srcs})
+      foreach(prop IN LISTS copy_props)
+        get_target_property(value ${target} ${prop})
+        if(value)
+          set_property(TARGET ${lib} PROPERTY ${prop} "${value}")
+        endif()
+      endforeach()
+      if(TARGET ${target}-stale-guard)
+        add_dependencies(${lib} ${target}-stale-guard)
+      endif()
+    endforeach()
+    target_compile_options(${twin}.cu PRIVATE ${tsan_flags})
+    add_dependencies(${twin}.cu ${target}.cu) # one at a time runs the sources' rewriting
+    set_property(TARGET ${target} PROPERTY SOURCES ${other_srcs} $<TARGET_OBJECTS:${target}.cu>)
+    set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
+    set(kernels "${CMAKE_CURRENT_BINARY_DIR}/gpulab-sim/${target}/kernels.check.o")
+    add_custom_command(OUTPUT "${kernels}"
+      COMMAND ${CMAKE_COMMAND} -E env OBJCOPY=${CMAKE_OBJCOPY} READELF=${CMAKE_READELF}
+              LD=${CMAKE_LINKER} "${GPULAB_BASH}"
+              "${PROJECT_SOURCE_DIR}/common/sim/tools/gpulab-sim-plain-copy" -o "${kernels}"
+              --instrumented $<TARGET_OBJECTS:${twin}.cu> --plain $<TARGET_OBJECTS:${target}.cu>
+      DEPENDS $<TARGET_OBJECTS:${twin}.cu> $<TARGET_OBJECTS:${target}.cu>
+              "${PROJECT_SOURCE_DIR}/common/sim/tools/gpulab-sim-plain-copy"
+      COMMENT "Linking the kernels of ${twin} with their plain copies"
+      COMMAND_EXPAND_LISTS VERBATIM)
+    set_source_files_properties("${kernels}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    add_executable(${twin} ${other_srcs} "${kernels}")
+    add_dependencies(${twin} ${twin}.cu ${target}.cu)
+    set_target_properties(${twin} PROPERTIES LINKER_LANGUAGE CXX)
+  else()
+    add_executable(${twin} ${srcs})
+  endif()
+  foreach(prop IN LISTS copy_props ITEMS RUNTIME_OUTPUT_DIRECTORY)
     get_target_property(value ${target} ${prop})
     if(value)
       set_property(TARGET ${twin} PROPERTY ${prop} "${value}")
@@ -93,9 +148,6 @@ function(gpulab_sim_check_twin target)
     set(out_name ${target})
   endif()
   set_target_properties(${twin} PROPERTIES OUTPUT_NAME "${out_name}.check")
-  target_compile_options(${twin} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -g -gdwarf-4>)
-  # (DWARF 4: binutils' addr2line misreads the file of #line-mapped code in
-  # GCC 12's DWARF 5, and the reports must name the .cu file.)
+  target_compile_options(${twin} PRIVATE ${tsan_flags})
   add_dependencies(${target} ${twin})
 endfunction()

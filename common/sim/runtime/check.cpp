@@ -286,10 +286,17 @@ bool stats_print = false;
 // The model alone counts 1 block in `every` of a large grid (sampled_blocks
 // of them), and scales up (model.cpp): the blocks of a kernel do the same
 // work but for the grid's edge, and counting all of them would more than
-// double a demo's time. GPULAB_SIM_STATS=1 counts every block.
+// double a demo's time; the others run the twin's plain copy of the kernel
+// (plain_copy.cpp). GPULAB_SIM_STATS=1 counts every block.
 constexpr uint64_t sampled_blocks = 64;
 std::atomic<uint64_t> kernel_every{ 1 };
 uint64_t last_every = 1;
+
+// 1 in how many blocks of a grid of `total` the model alone counts.
+inline uint64_t sample_every(uint64_t total)
+{
+    return total > 2 * sampled_blocks ? total / sampled_blocks : 1;
+}
 
 // Whether the running block is one the counts include.
 inline bool block_counted()
@@ -297,7 +304,7 @@ inline bool block_counted()
     if (stats_print)
         return true;
     uint64_t total = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
-    uint64_t every = total > 2 * sampled_blocks ? total / sampled_blocks : 1;
+    uint64_t every = sample_every(total);
     kernel_every.store(every, std::memory_order_relaxed);
     uint64_t b = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
     return b % every == 0;
@@ -906,6 +913,16 @@ void check_barrier()
         ck->epoch++;
         ck->barriers++;
     }
+}
+
+bool check_counts_sample()
+{
+    return tools == CHECK_STATS && !stats_print;
+}
+
+bool check_block_counted(uint64_t b, uint64_t total)
+{
+    return stats_print || b % sample_every(total) == 0;
 }
 
 int check_sample_every()

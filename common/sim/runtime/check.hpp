@@ -63,6 +63,11 @@ void check_barrier();     // a barrier of the running block was released
 struct kernel_counts;
 bool check_last_counts(kernel_counts *out);
 int check_sample_every();
+// Whether the counts are the model's alone (no check tool, no
+// GPULAB_SIM_STATS=1), so that a large grid's counts come from a sample; and
+// whether block b (linear index) of a grid of `total` blocks is in it.
+bool check_counts_sample();
+bool check_block_counted(uint64_t b, uint64_t total);
 // Reports a warp function whose mask is wrong (synccheck).
 void check_warp_mask(unsigned mask, unsigned arrived_or_exited, const char *file, int line);
 

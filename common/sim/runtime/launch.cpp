@@ -5,6 +5,7 @@
 #include "fiber.hpp"
 #include "internal.hpp"
 #include "model.hpp"
+#include "plain_copy.hpp"
 #include "shared.hpp"
 
 #include <dlfcn.h>
@@ -67,6 +68,8 @@ struct job {
     char pad[64 - sizeof(std::atomic<uint64_t>)];
     std::atomic<int> error{ cudaSuccess };
     std::atomic<bool> check_failed{ false }; // the check mode stopped a thread
+    const kernel_ops *plain = nullptr;       // the twin's plain copy (plain_copy.cpp)
+    std::atomic<uint64_t> plain_blocks{ 0 }; // blocks that ran it
     std::mutex report_mutex;
     ~job()
     {
@@ -99,6 +102,8 @@ struct sim_thread {
 // stopped, or stuck.
 struct worker_state {
     job *current = nullptr;
+    // The code the current block runs: current->req.ops, or its plain copy.
+    const kernel_ops *ops = nullptr;
     bool in_kernel = false; // a fault now belongs to the kernel
     bool fibers = false;    // the current block runs as fibers
     unsigned tools = 0;     // check_tools(), read when a kernel starts on this worker
@@ -528,7 +533,7 @@ void fiber_main(void *arg)
     sim_thread *t = static_cast<sim_thread *>(arg);
     for (;;) {
         worker_state &w = self();
-        w.current->req.ops->run_thread(w.current->req.task);
+        w.ops->run_thread(w.current->req.task);
         t->state = EXITED;
         w.exited++;
         size_t me = w.running;
@@ -643,13 +648,18 @@ void run_one_block(job *j, uint64_t b)
     blockIdx.z = (unsigned)(b / ((uint64_t)gridDim.x * gridDim.y));
     worker_state &w = self();
     w.fibers = j->sync;
+    w.ops = j->req.ops;
+    if (j->plain && !check_block_counted(b, j->total_blocks)) {
+        w.ops = j->plain; // a block the model's sample leaves out
+        j->plain_blocks.fetch_add(1, std::memory_order_relaxed);
+    }
     int why = sigsetjmp(w.escape, 0); // no mask: on_fault restores it
     if (why == 0) {
         w.in_kernel = true;
         if (j->sync)
             run_block_fibers(j);
         else
-            j->req.ops->run_block(j->req.task);
+            w.ops->run_block(j->req.task);
     } else if (why == 2) {
         report_fault(j);
         int expected = cudaSuccess;
@@ -732,6 +742,7 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
     pool &p = the_pool();
     std::lock_guard<std::mutex> own(p.owner);
     install_fault_handler();
+    j->plain = plain_copy(j->req.ops, j->total_blocks);
     uint64_t helpers =
         (uint64_t)p.workers < j->total_blocks - 1 ? (uint64_t)p.workers : j->total_blocks - 1;
     if (helpers > 0 && !j->sync) {
@@ -760,6 +771,7 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
         p.finished.wait(lock, [&p] { return p.busy == 0; });
         p.current = nullptr;
     }
+    plain_copy_done(j->plain_blocks.load());
     check_kernel_done(j->req.kernel_name, j->req.file, j->req.line,
                       j->total_blocks * j->req.block.x * j->req.block.y * j->req.block.z);
     model_kernel(j->req.stream, j->req.kernel_name, { j->req.grid, j->req.block, j->req.shmem });

@@ -30,6 +30,14 @@ const char *gpulab_sim_model_basis(void);
  * when the model is off. */
 double gpulab_sim_model_device_ms(void);
 
+/* How many blocks of the last kernel that finished ran the check twin's plain
+ * copy of its code, without the access hooks: with the model alone, the
+ * blocks of a large grid that its sample leaves out (docs/model.md, "Cost").
+ * 0 when every block ran instrumented: a check tool or GPULAB_SIM_STATS=1 is
+ * on, the grid has at most 128 blocks, GPULAB_SIM_PLAIN_COPY=0, or the
+ * program has no plain copy of the kernel. */
+unsigned long long gpulab_sim_model_plain_blocks(void);
+
 #ifdef __cplusplus
 }
 #endif

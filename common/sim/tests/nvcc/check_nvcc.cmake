@@ -66,13 +66,30 @@ if(NOT out MATCHES "header-kernels 63 0 cudaSuccess")
   message(FATAL_ERROR "the header program printed:\n${out}")
 endif()
 
-# 4. What it cannot do: a one-line error each.
+# 4. The check twin carries a plain copy of the kernels (gpulab-sim-plain-copy):
+# with the model on, the blocks its sample leaves out run it, a kernel of
+# another file included; a file with a static __device__ variable gets no
+# copy. The results are the same.
+run_ok("a program with its kernels in two files" "${NVCC}" -o "${WORKDIR}/plain"
+       plain_main.cu plain_kernels.cu plain_static.cu)
+run_ok("the plain-copies program" "${CMAKE_COMMAND}" -E env GPULAB_SIM_MODEL=t4
+       --unset=GPULAB_SIM_CHECK --unset=GPULAB_SIM_STATS "${WORKDIR}/plain")
+if(NOT out MATCHES "plain-copies add_one 933 hits 128000 x 2 static 0 hits 64000")
+  message(FATAL_ERROR "the plain-copies program printed:\n${out}${err}")
+endif()
+run_ok("the plain-copies program, checked" "${CMAKE_COMMAND}" -E env GPULAB_SIM_MODEL=t4
+       GPULAB_SIM_CHECK=all --unset=GPULAB_SIM_STATS "${WORKDIR}/plain")
+if(NOT out MATCHES "plain-copies add_one 0 hits 128000 x 2 static 0 hits 64000")
+  message(FATAL_ERROR "under a check tool every block must run instrumented:\n${out}${err}")
+endif()
+
+# 5. What it cannot do: a one-line error each.
 run_fails("an unknown option" "gpulab-nvcc: unknown option --frobnicate" "${NVCC}" --frobnicate main.cu)
 run_fails("a library the simulator lacks" "curand is not part of the simulator" "${NVCC}"
           -I inc -DSCALE=3 main.cu util.cu helper.c extra.cpp -lcurand)
 run_fails("a missing file" "gpulab-nvcc: nope.cu: no such file" "${NVCC}" nope.cu)
 run_fails("PTX output" "-ptx is not supported" "${NVCC}" -ptx util.cu)
-# 5. Compiler errors point at the student's file and line.
+# 6. Compiler errors point at the student's file and line.
 run_fails("a compile error" "broken.cu:5" "${NVCC}" -c broken.cu -o "${WORKDIR}/broken.o")
 
 # 6. nvcc's flags as course Makefiles, cuda-samples and CMake pass them.
