@@ -1296,6 +1296,7 @@ struct coop_block {
     uint3 idx{};
     bool started = false, waiting = false;
     std::vector<unsigned char> window, dynamic;
+    check_block_state checks;
 };
 
 // Runs block cb (or resumes it past grid.sync()) on this worker until it is
@@ -1309,6 +1310,7 @@ void coop_step(job *j, coop_block &cb)
     if (cb.started) {
         static_shared_restore(cb.window);
         memcpy(gpulab_sim_dynamic_shared, cb.dynamic.data(), cb.dynamic.size());
+        check_restore_block(cb.checks);
     }
     int why = sigsetjmp(w.escape, 0); // no mask: on_fault restores it
     if (why == 0) {
@@ -1332,6 +1334,7 @@ void coop_step(job *j, coop_block &cb)
     if (cb.waiting) {
         static_shared_save(&cb.window);
         cb.dynamic.assign(gpulab_sim_dynamic_shared, gpulab_sim_dynamic_shared + j->req.shmem);
+        check_save_block(&cb.checks);
     }
     worker_tls = home;
 }
