@@ -47,6 +47,29 @@ static const char *const sync_builtins[] = {
     "__ballot",
     "__any",
     "__all",
+    /* Cooperative groups: every group comes from one of these factories or
+     * is passed by one of these types, and the members that synchronize
+     * are named too (for templates over the group type). */
+    "this_thread_block",
+    "this_grid",
+    "tiled_partition",
+    "coalesced_threads",
+    "labeled_partition",
+    "binary_partition",
+    "thread_group",
+    "thread_block",
+    "thread_block_tile",
+    "coalesced_group",
+    "grid_group",
+    "sync",
+    "shfl",
+    "shfl_up",
+    "shfl_down",
+    "shfl_xor",
+    "ballot",
+    "match_any",
+    "match_all",
+    "memcpy_async",
 };
 #define NBUILTINS (sizeof(sync_builtins) / sizeof(sync_builtins[0]))
 

@@ -925,6 +925,44 @@ bool check_block_counted(uint64_t b, uint64_t total)
     return stats_print || b % sample_every(total) == 0;
 }
 
+// The cells of the dynamic shared memory (nullptr when the checks keep none).
+static race_cell *dynamic_cells()
+{
+    uintptr_t dyn = (uintptr_t)gpulab_sim_dynamic_shared;
+    if (!ck || !tools || dyn < ck->tls_lo || dyn + ck->dynamic_shmem > ck->tls_hi ||
+        dyn - ck->tls_lo + ck->dynamic_shmem > ck->cells.size())
+        return nullptr;
+    return &ck->cells[dyn - ck->tls_lo];
+}
+
+void check_save_block(check_block_state *out)
+{
+    if (!ck || !tools)
+        return;
+    if (tools & CHECK_STATS)
+        fold_block(ck);
+    out->block = ck->block;
+    const unsigned char *w = (const unsigned char *)ck->window_cells.data();
+    out->window_cells.assign(w, w + ck->window_cells.size() * sizeof(race_cell));
+    const unsigned char *d = (const unsigned char *)dynamic_cells();
+    if (d)
+        out->dynamic_cells.assign(d, d + ck->dynamic_shmem * sizeof(race_cell));
+}
+
+void check_restore_block(const check_block_state &in)
+{
+    if (!ck || !tools)
+        return;
+    ck->block = in.block;
+    ck->epoch = block_serial++ << 8;
+    ck->window_cells.resize(in.window_cells.size() / sizeof(race_cell));
+    if (!in.window_cells.empty())
+        memcpy((void *)ck->window_cells.data(), in.window_cells.data(), in.window_cells.size());
+    race_cell *d = dynamic_cells();
+    if (d && in.dynamic_cells.size() == ck->dynamic_shmem * sizeof(race_cell))
+        memcpy((void *)d, in.dynamic_cells.data(), in.dynamic_cells.size());
+}
+
 int check_sample_every()
 {
     std::lock_guard<std::mutex> lock(stats_mutex);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gpulab_sim
 {
@@ -55,6 +56,15 @@ void check_leave_kernel();
 void check_kernel_done(const char *kernel, const char *file, int line, unsigned long long threads);
 void check_begin_block(); // shared memory is fresh (uninitialized, no accesses yet)
 void check_barrier();     // a barrier of the running block was released
+// A block of a cooperative grid stops at grid.sync() while others run on
+// this worker: what the checks know of its shared memory, saved and put back
+// (the resumed block gets a new epoch: grid.sync() is a barrier).
+struct check_block_state {
+    uint32_t block = 0;
+    std::vector<unsigned char> window_cells, dynamic_cells; // the cells, as bytes
+};
+void check_save_block(check_block_state *out);
+void check_restore_block(const check_block_state &in);
 
 // For the performance model (model.cpp): the counts of the last kernel that
 // finished (out->sample: 1 in how many blocks were counted, from block 0 on;

@@ -80,7 +80,7 @@ void fill_properties(cudaDeviceProp *p, int d)
     p->maxThreadsPerMultiProcessor = 1536;
     p->managedMemory = 1;
     p->concurrentManagedAccess = 1;
-    p->cooperativeLaunch = 0; // cooperative groups are not simulated
+    p->cooperativeLaunch = 1; // cudaLaunchCooperativeKernel and grid.sync()
     p->maxBlocksPerMultiProcessor = 16;
     p->maxTexture1D = 131072;
     p->maxTexture2D[0] = 131072;

@@ -8,6 +8,7 @@
 #include "plain_copy.hpp"
 #include "shared.hpp"
 
+#include <cooperative_groups.h>
 #include <dlfcn.h>
 #include <ucontext.h>
 
@@ -53,6 +54,13 @@ std::map<const void *, int> &traits()
     return t;
 }
 
+// Kernel names by address, for launches that do not carry one (cooperative).
+std::map<const void *, const char *> &kernel_names()
+{
+    static std::map<const void *, const char *> n;
+    return n;
+}
+
 // ---------------------------------------------------------------------------
 // One launch being executed.
 
@@ -60,7 +68,8 @@ struct job {
     launch_request req; // strings are literals; pointers/task owned below
     std::vector<const void *> pointers;
     std::vector<bool> is_pointer;
-    bool sync = true; // run threads as fibers
+    bool sync = true;         // run threads as fibers
+    bool cooperative = false; // cudaLaunchCooperativeKernel: grid.sync() may be used
     uint64_t total_blocks = 0;
     uint64_t chunk = 1; // blocks a worker claims at a time (see run_kernel)
     // Claimed by every worker: on a cache line of its own.
@@ -78,7 +87,9 @@ struct job {
 };
 
 // States of a simulated thread run as a fiber.
-enum thread_state { RUNNABLE, AT_BARRIER, AT_WARP, EXITED };
+// AT_GROUP: at coalesced_threads(); AT_GRID: at grid.sync() (see the cooperative
+// groups section at the end).
+enum thread_state { RUNNABLE, AT_BARRIER, AT_WARP, EXITED, AT_GROUP, AT_GRID };
 
 struct sim_thread {
     // What every switch and barrier touches, together in the first cache line.
@@ -543,6 +554,22 @@ void fiber_main(void *arg)
 }
 
 void report_deadlock(job *j);
+bool release_idle_groups(worker_state &w);
+bool waits_at_grid(const worker_state &w);
+
+// Runs the block's fibers until no thread can run (done, stopped, or stuck;
+// a block of a cooperative grid also stops when its threads wait at grid.sync()).
+void drive_block(job *j)
+{
+    worker_state &w = self();
+    run_next(&w.scheduler, 0); // returns when no thread can run
+    while (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.exited < w.n &&
+           release_idle_groups(w))
+        run_next(&w.scheduler, 0);
+    if (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.exited < w.n &&
+        !waits_at_grid(w))
+        report_deadlock(j);
+}
 
 void run_block_fibers(job *j)
 {
@@ -576,10 +603,8 @@ void run_block_fibers(job *j)
         fiber_prepare(&t.ctx, stack, w.stacks->stack_size() - color, fiber_main, &t);
     }
     size_t before = w.parked;
-    w.parked = 0;              // until the block ends well, its fibers may stop anywhere
-    run_next(&w.scheduler, 0); // returns when no thread can run
-    if (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.exited < n)
-        report_deadlock(j);
+    w.parked = 0; // until the block ends well, its fibers may stop anywhere
+    drive_block(j);
     if (j->error.load(std::memory_order_relaxed) == cudaSuccess && !w.fiber_lost)
         w.parked = n > before ? n : before; // all exited: parked at the top of their loop
     w.fiber_lost = false;
@@ -600,7 +625,11 @@ void report_deadlock(job *j)
             continue;
         char p[400];
         snprintf(p, sizeof(p), "%s at %s:%d",
-                 t.state == AT_BARRIER ? "__syncthreads" : "a warp function", t.file, t.line);
+                 t.state == AT_BARRIER ? "__syncthreads"
+                 : t.state == AT_GROUP ? "coalesced_threads()"
+                 : t.state == AT_GRID  ? "grid.sync()"
+                                       : "a warp function",
+                 t.file, t.line);
         places[p]++;
     }
     std::string list;
@@ -640,6 +669,7 @@ struct pool {
 };
 
 pool &the_pool();
+void run_cooperative(job *j);
 
 void run_one_block(job *j, uint64_t b)
 {
@@ -745,6 +775,8 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
     j->plain = plain_copy(j->req.ops, j->total_blocks);
     uint64_t helpers =
         (uint64_t)p.workers < j->total_blocks - 1 ? (uint64_t)p.workers : j->total_blocks - 1;
+    if (j->cooperative)
+        helpers = 0; // one worker takes the whole grid's threads in turn (run_cooperative)
     if (helpers > 0 && !j->sync) {
         // A block run as a loop takes a few hundred nanoseconds. Claimed one at
         // a time, workers would take turns along memory (each core's prefetcher
@@ -765,7 +797,10 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
         p.generation++;
         p.start.notify_all();
     }
-    work_on(j);
+    if (j->cooperative)
+        run_cooperative(j);
+    else
+        work_on(j);
     if (helpers > 0) {
         std::unique_lock<std::mutex> lock(p.m);
         p.finished.wait(lock, [&p] { return p.busy == 0; });
@@ -828,6 +863,28 @@ std::string check_pointer(const launch_request &r, int d, int i)
     return buf;
 }
 
+// A cooperative grid must fit on the device at once, as a GPU requires:
+// at most (blocks per multiprocessor, by the occupancy the simulator
+// reports) x (multiprocessors) blocks.
+cudaError_t check_cooperative(const launch_request &r, int d, uint64_t blocks)
+{
+    int per_sm = 0, sms = 0;
+    int threads = (int)(r.block.x * r.block.y * r.block.z);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r.kernel_addr, threads, r.shmem);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d);
+    uint64_t most = (uint64_t)per_sm * (uint64_t)sms;
+    if (blocks <= most)
+        return cudaSuccess;
+    report("cudaLaunchCooperativeKernel of %s at %s:%d: %llu blocks of %d threads cannot all be "
+           "on the device at once (%d per multiprocessor by "
+           "cudaOccupancyMaxActiveBlocksPerMultiprocessor x %d multiprocessors = %llu), and "
+           "grid.sync() needs every block running: cudaErrorCooperativeLaunchTooLarge; size the "
+           "grid with those two numbers",
+           r.kernel_name, r.file, r.line, (unsigned long long)blocks, threads, per_sm, sms,
+           (unsigned long long)most);
+    return cudaErrorCooperativeLaunchTooLarge;
+}
+
 } // namespace
 
 size_t check_thread_index()
@@ -860,9 +917,9 @@ bool in_kernel()
 
 void register_kernel(const void *addr, const char *name, int sync)
 {
-    (void)name;
     std::lock_guard<std::mutex> lock(traits_mutex);
     traits()[addr] = sync;
+    kernel_names()[addr] = name;
 }
 
 int kernel_sync(const void *addr)
@@ -877,7 +934,33 @@ kernel_registrar::kernel_registrar(const void *addr, const char *name, int sync)
     register_kernel(addr, name, sync);
 }
 
+namespace
+{
+
+cudaError_t submit(const launch_request &r, bool cooperative);
+
+} // namespace
+
 void submit_launch(const launch_request &r)
+{
+    submit(r, false);
+}
+
+cudaError_t submit_cooperative_launch(const launch_request &given)
+{
+    launch_request r = given;
+    if (!r.kernel_name) {
+        std::lock_guard<std::mutex> lock(traits_mutex);
+        auto it = kernel_names().find(r.kernel_addr);
+        r.kernel_name = it == kernel_names().end() ? "(cooperative kernel)" : it->second;
+    }
+    return submit(r, true);
+}
+
+namespace
+{
+
+cudaError_t submit(const launch_request &r, bool cooperative)
 {
     auto j = std::make_shared<job>();
     j->req = r;
@@ -888,20 +971,23 @@ void submit_launch(const launch_request &r)
     int d;
     if (!stream_device(r.stream, &d)) {
         record(cudaErrorInvalidResourceHandle, "cudaLaunchKernel");
-        return;
+        return cudaErrorInvalidResourceHandle;
     }
     if (sticky(d) != cudaSuccess) {
         record(sticky(d), "cudaLaunchKernel");
-        return;
+        return sticky(d);
     }
     cudaError_t e = check_config(r, d);
     if (e != cudaSuccess) {
         record(e, "cudaLaunchKernel");
-        return;
+        return e;
     }
     int sync = kernel_sync(r.kernel_addr);
-    j->sync = sync != 0;
+    j->sync = sync != 0 || cooperative;
+    j->cooperative = cooperative;
     j->total_blocks = (uint64_t)r.grid.x * r.grid.y * r.grid.z;
+    if (cooperative && (e = check_cooperative(r, d, j->total_blocks)) != cudaSuccess)
+        return record(e, "cudaLaunchCooperativeKernel");
     std::string bad;
     for (int i = 0; i < r.n_args && bad.empty(); i++) {
         if (!r.is_pointer[i])
@@ -916,10 +1002,13 @@ void submit_launch(const launch_request &r)
     }
     if (!bad.empty()) {
         enqueue(r.stream, r.kernel_name, [j]() { return cudaErrorIllegalAddress; });
-        return;
+        return cudaSuccess;
     }
     enqueue(r.stream, r.kernel_name, [j]() { return run_kernel(j); });
+    return cudaSuccess;
 }
+
+} // namespace
 
 // ---------------------------------------------------------------------------
 // Barriers and warp functions, called from kernels.
@@ -1112,6 +1201,255 @@ void kernel_trap(cudaError_t why, const char *message)
     fmt_dim(t, sizeof(t), threadIdx);
     report("%s: block %s, thread %s: %s", where_line(j, where, sizeof(where)), b, t, message);
     abort_block(why);
+}
+
+// ---------------------------------------------------------------------------
+// Cooperative groups (include/cooperative_groups.h): coalesced_threads() and
+// grid.sync().
+
+namespace
+{
+
+bool same_place(const sim_thread &a, const sim_thread &b)
+{
+    return a.line == b.line && (a.file == b.file || strcmp(a.file, b.file) == 0);
+}
+
+} // namespace
+
+// Lanes at coalesced_threads() wait until their warp's other live lanes are
+// known: there too, or blocked elsewhere (a barrier, a warp function), or
+// exited. A GPU's converged lanes are those at the same call together.
+unsigned coalesced_mask(const char *file, int line)
+{
+    worker_state *wp = worker_tls;
+    if (!wp || !wp->current || !wp->fibers)
+        not_in_fibers("coalesced_threads()", file, line);
+    worker_state &w = *wp;
+    size_t me = w.running, warp = me / 32;
+    sim_thread *t = &w.threads[me];
+    t->state = AT_GROUP;
+    t->file = file;
+    t->line = line;
+    unsigned live = lanes_in_warp(w.n, warp) & ~w.warp_exited[warp], here = 0;
+    for (unsigned m = live; m; m &= m - 1) {
+        const sim_thread &x = w.threads[warp * 32 + (size_t)__builtin_ctz(m)];
+        if (x.state == AT_GROUP && same_place(x, *t))
+            here |= m & -m;
+    }
+    size_t next = me + 1;
+    if (here == live) { // the whole warp is here: it goes on at once
+        for (unsigned m = here; m; m &= m - 1) {
+            sim_thread &x = w.threads[warp * 32 + (size_t)__builtin_ctz(m)];
+            x.state = RUNNABLE;
+            x.result = here;
+        }
+        next = warp * 32 + (size_t)__builtin_ctz(here);
+    }
+    run_next(&t->ctx, next < w.n ? next : 0);
+    return (unsigned)t->result;
+}
+
+namespace
+{
+
+// No thread of the block can run: the lanes at each coalesced_threads() call
+// form its group and go on. Returns whether any did.
+bool release_idle_groups(worker_state &w)
+{
+    bool any = false;
+    for (size_t i = 0; i < w.n; i++) {
+        sim_thread &first = w.threads[i];
+        if (first.state != AT_GROUP)
+            continue;
+        size_t warp = i / 32;
+        unsigned group = 0;
+        for (size_t l = i % 32; l < 32 && warp * 32 + l < w.n; l++) {
+            const sim_thread &x = w.threads[warp * 32 + l];
+            if (x.state == AT_GROUP && same_place(x, first))
+                group |= 1u << l;
+        }
+        for (unsigned m = group; m; m &= m - 1) {
+            sim_thread &x = w.threads[warp * 32 + (size_t)__builtin_ctz(m)];
+            x.state = RUNNABLE;
+            x.result = group;
+        }
+        any = true;
+    }
+    return any;
+}
+
+// Every thread of the block that has not exited waits at grid.sync().
+bool waits_at_grid(const worker_state &w)
+{
+    size_t at_grid = 0;
+    for (size_t i = 0; i < w.n; i++)
+        at_grid += w.threads[i].state == AT_GRID;
+    return at_grid > 0 && at_grid + w.exited == w.n;
+}
+
+// The running thread waits at grid.sync(): its block stops when every live
+// thread of it waits there, and run_cooperative resumes it when every block has.
+void grid_wait(const char *file, int line)
+{
+    worker_state &w = self();
+    size_t me = w.running;
+    sim_thread *t = &w.threads[me];
+    t->state = AT_GRID;
+    t->file = file;
+    t->line = line;
+    run_next(&t->ctx, me + 1 < w.n ? me + 1 : 0);
+}
+
+// A block of a cooperative grid: its own fibers and barrier state, and its
+// shared memory while another block of the grid has the worker.
+struct coop_block {
+    std::unique_ptr<worker_state> w;
+    uint3 idx{};
+    bool started = false, waiting = false;
+    std::vector<unsigned char> window, dynamic;
+    check_block_state checks;
+};
+
+// Runs block cb (or resumes it past grid.sync()) on this worker until it is
+// done, stopped, or waits at grid.sync() again.
+void coop_step(job *j, coop_block &cb)
+{
+    worker_state *home = worker_tls;
+    worker_state &w = *cb.w;
+    worker_tls = &w;
+    blockIdx = cb.idx;
+    if (cb.started) {
+        static_shared_restore(cb.window);
+        memcpy(gpulab_sim_dynamic_shared, cb.dynamic.data(), cb.dynamic.size());
+        check_restore_block(cb.checks);
+    }
+    int why = sigsetjmp(w.escape, 0); // no mask: on_fault restores it
+    if (why == 0) {
+        w.in_kernel = true;
+        if (!cb.started) {
+            cb.started = true;
+            run_block_fibers(j);
+        } else {
+            for (size_t i = 0; i < w.n; i++)
+                if (w.threads[i].state == AT_GRID)
+                    w.threads[i].state = RUNNABLE;
+            check_barrier(); // grid.sync() orders the block's accesses too
+            drive_block(j);
+        }
+    } else if (why == 2) {
+        report_fault(j);
+        set_error(j, cudaErrorIllegalAddress);
+    }
+    w.in_kernel = false;
+    cb.waiting = j->error.load() == cudaSuccess && w.exited < w.n && waits_at_grid(w);
+    if (cb.waiting) {
+        static_shared_save(&cb.window);
+        cb.dynamic.assign(gpulab_sim_dynamic_shared, gpulab_sim_dynamic_shared + j->req.shmem);
+        check_save_block(&cb.checks);
+    }
+    worker_tls = home;
+}
+
+// A cooperative launch: every block of the grid must be able to wait for
+// every other at grid.sync(), so one worker runs them all, block after block,
+// each until its threads wait at grid.sync(); when every block waits, the
+// barrier is released and each block goes on in turn.
+void run_cooperative(job *j)
+{
+    prepare_worker();
+    worker_state &home = self();
+    home.current = j;
+    home.tools = check_tools();
+    check_enter_kernel(
+        check_kernel_info{ j->req.kernel_name, j->req.shmem, j->req.task, j->req.ops->task_size });
+    blockDim = j->req.block;
+    gridDim = j->req.grid;
+    std::vector<coop_block> blocks(j->total_blocks);
+    for (uint64_t b = 0; b < j->total_blocks; b++) {
+        coop_block &cb = blocks[b];
+        cb.w.reset(new worker_state);
+        cb.w->stacks.reset(new stack_pool(stack_size_setting()));
+        cb.w->threads.resize(1024);
+        cb.w->current = j;
+        cb.w->tools = home.tools;
+        cb.w->fibers = true;
+        cb.idx.x = (unsigned)(b % gridDim.x);
+        cb.idx.y = (unsigned)(b / gridDim.x % gridDim.y);
+        cb.idx.z = (unsigned)(b / ((uint64_t)gridDim.x * gridDim.y));
+    }
+    for (bool again = true; again && j->error.load() == cudaSuccess;) {
+        size_t ran = 0, waiting = 0;
+        const coop_block *gone = nullptr; // a block that ended while others wait
+        for (coop_block &cb : blocks) {
+            if (cb.started && !cb.waiting)
+                continue; // done
+            coop_step(j, cb);
+            ran++;
+            if (j->error.load() != cudaSuccess)
+                break;
+            waiting += cb.waiting;
+            if (!cb.waiting && !gone)
+                gone = &cb;
+        }
+        again = waiting > 0;
+        if (j->error.load() == cudaSuccess && waiting > 0 && waiting < ran) {
+            const coop_block *w = nullptr;
+            for (const coop_block &cb : blocks)
+                if (cb.waiting && !w)
+                    w = &cb;
+            const sim_thread *t = nullptr;
+            for (size_t i = 0; i < w->w->n && !t; i++)
+                if (w->w->threads[i].state == AT_GRID)
+                    t = &w->w->threads[i];
+            char where[512];
+            report("%s: %zu block(s) wait at grid.sync() (%s:%d, block (%u,%u,%u) among them) "
+                   "while block (%u,%u,%u) has ended without reaching it: a grid barrier needs "
+                   "every thread of the grid, so it can never be released. The kernel stops "
+                   "with cudaErrorSynchronizationError",
+                   where_line(j, where, sizeof(where)), waiting, t->file, t->line, w->idx.x,
+                   w->idx.y, w->idx.z, gone->idx.x, gone->idx.y, gone->idx.z);
+            set_error(j, cudaErrorSynchronizationError);
+        }
+    }
+    check_leave_kernel();
+    home.current = nullptr;
+}
+
+} // namespace
+
+bool grid_cooperative()
+{
+    job *j = current_job();
+    return j && j->cooperative;
+}
+
+void grid_sync(const char *file, int line)
+{
+    job *j = current_job();
+    if (!j) {
+        report("grid.sync() called outside a kernel (%s:%d)", file, line);
+        abort();
+    }
+    if (!j->cooperative) {
+        char where[512], b[32], t[32];
+        fmt_dim(b, sizeof(b), blockIdx);
+        fmt_dim(t, sizeof(t), threadIdx);
+        if (check_tools() & CHECK_SYNC) {
+            check_count_error();
+            check_line("Barrier error detected. grid.sync() in a kernel not launched "
+                       "cooperatively");
+            check_line("    at %s in %s:%d", j->req.kernel_name, file, line);
+            check_line("    by thread %s in block %s", t, b);
+        }
+        report("%s: grid.sync() at %s:%d (thread %s of block %s), but the kernel was launched "
+               "with <<<...>>>: only a kernel launched with cudaLaunchCooperativeKernel can "
+               "synchronize its grid (on a GPU this hangs or fails). The kernel stops with "
+               "cudaErrorLaunchFailure",
+               where_line(j, where, sizeof(where)), file, line, t, b);
+        abort_block(cudaErrorLaunchFailure);
+    }
+    grid_wait(file, line);
 }
 
 } // namespace gpulab_sim

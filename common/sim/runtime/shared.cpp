@@ -184,4 +184,22 @@ void static_shared_describe(uintptr_t a, size_t size, const shared_place &p, cha
                  (unsigned long)(a + size - p.hi), s->name, s->size, s->file, s->line);
 }
 
+void static_shared_save(std::vector<unsigned char> *out)
+{
+    window *w = this_window;
+    out->clear();
+    for (size_t k = 0; w && k < w->enabled; k++)
+        out->insert(out->end(), w->base + sites[k].slot, w->base + sites[k].slot + sites[k].bytes);
+}
+
+void static_shared_restore(const std::vector<unsigned char> &in)
+{
+    window *w = this_window;
+    size_t at = 0;
+    for (size_t k = 0; w && k < w->enabled && at + sites[k].bytes <= in.size(); k++) {
+        memcpy(w->base + sites[k].slot, in.data() + at, sites[k].bytes);
+        at += sites[k].bytes;
+    }
+}
+
 } // namespace gpulab_sim

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gpulab_sim
 {
@@ -25,6 +26,11 @@ bool static_shared_find(uintptr_t a, shared_place *out);
 // f.cu:12)", or "before the start of", for an access of `size` bytes at a
 // that is not inside p's variable.
 void static_shared_describe(uintptr_t a, size_t size, const shared_place &p, char *buf, size_t len);
+
+// The calling worker's static __shared__ variables, saved and put back: the
+// blocks of a cooperative grid take turns on one worker (launch.cpp).
+void static_shared_save(std::vector<unsigned char> *out);
+void static_shared_restore(const std::vector<unsigned char> &in);
 
 } // namespace gpulab_sim
 
