@@ -1,36 +1,35 @@
 /*
  * cpu_train.c - the CPU trainer: forward, backward and Adam for an l5_net,
- * in C11 with OpenBLAS for every matrix product. The device trainer
- * (device_train.cu) takes the same steps in the same order, so the two can
- * be compared tensor for tensor.
+ * in C11. The device trainer (device_train.cu) takes the same steps in the
+ * same order, so the two can be compared tensor for tensor.
  *
  * The network is run in two parts:
  *   - the per-sample part, its leading conv, ReLU, max-pool and flatten
  *     layers: each sample goes through them on its own, so the batch is
  *     shared among threads, and a sample's data stays in the core's cache
  *     from one layer to the next;
- *   - the per-batch part, the linear layers and their ReLUs: one GEMM over
- *     the batch per layer.
+ *   - the per-batch part, the linear layers and their ReLUs: one OpenBLAS
+ *     GEMM over the batch per layer.
  *
- * A convolution of one sample (NCHW, P = oh*ow output pixels, K = C*k*k):
- *   im2col: cols (K, P); column p holds the input patch under output pixel
- *           p (zeros where the patch hangs over the padding);
- *   GEMM:   y (OC, P) = W (OC, K) . cols + bias, straight into the sample's
- *           NCHW output, which holds the bias before the GEMM (beta = 1).
- * Backward, with dy (OC, P) the sample's output gradient:
- *   dW += dy . cols^T,  db += row sums of dy,  dcols = W^T . dy,
- *   col2im: each input pixel gathers the dcols entries it was copied to.
- * Every output column depends on its own column of cols alone, so these
- * GEMMs compute the same products as the device's one im2col and one GEMM
- * over the whole batch. cols is recomputed in the backward pass: one
- * sample's stays in cache, where the whole batch's would take megabytes.
+ * A convolution of one sample is computed directly, without an im2col
+ * matrix. The sample's input is zero-padded to xp (C, hp, wp), and every
+ * output row is computed at the padded width wp (the columns from ow on are
+ * thrown away): then output pixel p = oy wp + ox reads xp[off[r] + p] for
+ * r = (c, ki, kj), off[r] = c hp wp + ki wp + kj, so that for each r the
+ * inputs of a run of consecutive pixels are consecutive floats:
+ *   forward:  y (OC, P) = bias + W (OC, K) . X,     X[r][p] = xp[off[r] + p]
+ *   backward: dW += dy . X^T,  db += row sums of dy,
+ *             dx = the forward loop again, over dy zero-padded by k - 1
+ *                  and the flipped, transposed weights (conv_plan_weights).
+ * The loops (conv_tile, wgrad_rows) keep a block of sums in vector
+ * registers and read X straight from xp; their comments say how.
  *
  * Same bits for any number of threads: the batch is cut into L5_CPU_SLICES
  * fixed slices of consecutive samples; a slice sums its samples' weight
  * gradients in sample order into its own buffer, and the slices are added
- * in slice order. Which thread works on which slice changes nothing.
- * OpenBLAS runs single-threaded inside the trainer (these threads are the
- * parallelism; OpenBLAS's own threads lose on such small matrices).
+ * in slice order. Which thread works on which slice changes nothing, and
+ * every loop sums in an order fixed by the code. OpenBLAS runs
+ * single-threaded inside the trainer (these threads are the parallelism).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "net.h"
@@ -50,181 +49,349 @@ void l5_gemm_cpu(int ta, int tb, int M, int N, int K, float alpha, const float *
                 K, alpha, A, ta ? M : K, B, tb ? K : N, beta, C, N);
 }
 
-/* ---- layers of one sample -------------------------------------------------- */
+/* ---- convolutions of one sample ------------------------------------------- */
 
 /*
- * im2col at the padded width. With xp the sample's input zero-padded to
- * (C, hp, wp), hp = h + 2 pad, wp = w + 2 pad, output pixel (oy, ox) reads
- * xp[c][oy + ki][ox + kj]. Computing every output row at the full width wp
- * (the columns from ow on are thrown away) makes row (c, ki, kj) of cols one
- * contiguous run of xp:
- *   cols[(c, ki, kj)][oy wp + ox] = xp[(c hp + ki) wp + kj + oy wp + ox]
- * that is one copy of oh*wp floats per row instead of oh copies of ow
- * floats. On these small images the many short copies cost more than the
- * GEMMs' extra (wp - ow) / ow columns.
+ * Every convolution here, forward or backward, is one of two loops over a
+ * sample's planes laid out at the padded width wp (see the file's comment):
+ *
+ *   conv_tile:  out (M, n) = init + Wt^T . X,   X[r][p] = in[off[r] + p]
+ *   wgrad_rows: G (M, K) += D (M, n) . X^T
+ *
+ * X is never built: row r of it is the input read from offset off[r] on.
+ * Both loops keep their sums in vector registers: conv_tile holds M output
+ * rows of a run of pixels and, for each r, loads the run of inputs once and
+ * multiplies it by the M weights of that r; wgrad_rows holds a 2 x 8 block
+ * of G as vectors over pixels and adds each one's lanes at the end. The
+ * vectors are GCC's generic vectors (vector_size), so the same code compiles
+ * to AVX-512, AVX2 or SSE; L5_HOT asks for one copy for each of those on
+ * x86-64, chosen when the program loads. The order of every sum is fixed by
+ * the code, never by the thread running it.
  */
-static int wide(const l5_layer *l) /* wp */
+#define L5_LANES 16
+#define L5_ALIGN 64 /* every buffer's length is a multiple of this */
+typedef float l5_vf __attribute__((vector_size(L5_LANES * sizeof(float))));
+typedef float l5_vh __attribute__((vector_size(L5_LANES / 2 * sizeof(float))));
+
+#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || __GNUC__ >= 11)
+#define L5_HOT __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define L5_HOT
+#endif
+
+#define L5_LOAD(v, p) memcpy(&(v), (p), sizeof(l5_vf))
+#define L5_STORE(p, v) memcpy((p), &(v), sizeof(l5_vf))
+
+static size_t round_up(size_t n, size_t to)
 {
-    return l->w + 2 * l->pad;
+    return (n + to - 1) / to * to;
 }
 
-/* xp's floats: the padded planes and k - 1 more, which the last row of
- * cols (kj = k - 1) reads past the last plane. */
-static size_t padded_size(const l5_layer *l)
+/* out[m ldo + p] = init[m] (0 when init is NULL) + sum over r < K, in order,
+ * of wt[r M + m] in[off[r] + p], for m < M and p < n, n a multiple of
+ * L5_LANES * PV: M rows of PV vectors of sums stay in registers while r runs. */
+#define L5_CONV_TILE(NAME, M, PV)                                                                  \
+    L5_HOT static void NAME(float *restrict out, size_t ldo, const float *restrict wt,             \
+                            const float *restrict in, const int *restrict off, int K, size_t n,    \
+                            const float *restrict init)                                            \
+    {                                                                                              \
+        for (size_t p = 0; p < n; p += L5_LANES * (PV)) {                                          \
+            l5_vf acc[M][PV];                                                                      \
+            for (int m = 0; m < (M); m++)                                                          \
+                for (int v = 0; v < (PV); v++) {                                                   \
+                    acc[m][v] = (l5_vf){ 0 };                                                      \
+                    acc[m][v] += init ? init[m] : 0.0f;                                            \
+                }                                                                                  \
+            for (int r = 0; r < K; r++) {                                                          \
+                const float *x = in + off[r] + p, *w = wt + (size_t)r * (M);                       \
+                l5_vf xv[PV];                                                                      \
+                for (int v = 0; v < (PV); v++)                                                     \
+                    L5_LOAD(xv[v], x + L5_LANES * v);                                              \
+                for (int m = 0; m < (M); m++)                                                      \
+                    for (int v = 0; v < (PV); v++)                                                 \
+                        acc[m][v] += w[m] * xv[v];                                                 \
+            }                                                                                      \
+            for (int m = 0; m < (M); m++)                                                          \
+                for (int v = 0; v < (PV); v++)                                                     \
+                    L5_STORE(out + (size_t)m * ldo + p + L5_LANES * v, acc[m][v]);                 \
+        }                                                                                          \
+    }
+L5_CONV_TILE(conv_tile_16, 16, 1) /* 16 rows x 16 pixels: 16 registers of sums */
+L5_CONV_TILE(conv_tile_6, 6, 4)   /* 6 rows x 64 pixels: 24 registers */
+
+/* The pixels conv_tile takes at a time for M rows: n must be a multiple. */
+static size_t tile_width(int M)
 {
-    return (size_t)l->c * (l->h + 2 * l->pad) * wide(l) + l->k - 1;
+    return M == 6 ? 4 * L5_LANES : L5_LANES;
 }
 
-static size_t wide_cols_size(const l5_layer *l)
+static void conv_tile(float *out, size_t ldo, int M, const float *wt, const float *in,
+                      const int *off, int K, size_t n, const float *init)
 {
-    return (size_t)l->c * l->k * l->k * l->oh * wide(l);
+    if (M == 16)
+        conv_tile_16(out, ldo, wt, in, off, K, n, init);
+    else if (M == 6)
+        conv_tile_6(out, ldo, wt, in, off, K, n, init);
+    else /* other widths: in tiles of 6 rows and a last one of 1 to 5 */
+        for (int m0 = 0; m0 < M; m0 += 6) {
+            int mm = M - m0 < 6 ? M - m0 : 6;
+            for (int m = 0; m < mm; m++) { /* a row at a time: the slow, general way */
+                for (size_t p = 0; p < n; p++) {
+                    float s = init ? init[m0 + m] : 0.0f;
+                    for (int r = 0; r < K; r++)
+                        s += wt[(size_t)r * M + m0 + m] * in[off[r] + p];
+                    out[(size_t)(m0 + m) * ldo + p] = s;
+                }
+            }
+        }
 }
 
-/* A conv layer's scratch for one sample: xp, cols and the output (OC, oh*wp). */
-static size_t conv_scratch_size(const l5_layer *l)
+/* The lanes of v added as a tree: halves, then quarters, ... (fixed order). */
+static inline float lane_sum(const l5_vf *v)
 {
-    return padded_size(l) + wide_cols_size(l) + (size_t)l->oc * l->oh * wide(l);
+    l5_vh lo, hi;
+    memcpy(&lo, v, sizeof(lo));
+    memcpy(&hi, (const char *)v + sizeof(lo), sizeof(hi));
+    lo += hi;
+    float s[L5_LANES / 2];
+    memcpy(s, &lo, sizeof(s));
+    return ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
 }
 
-/* xp from one sample's x (C, H, W). */
-static void pad_input(float *restrict xp, const float *restrict x, const l5_layer *l)
+/* G[m K + r] += sum over p < n of D[m ldd + p] in[off[r] + p], for m < M
+ * and r < K; n a multiple of L5_LANES. Blocks of MB rows x RB columns of G
+ * are summed in registers over p, then their lanes added. */
+#define L5_WGRAD_BLOCK(NAME, MB, RB)                                                               \
+    L5_HOT static void NAME(float *restrict g, int K, const float *restrict d, size_t ldd,         \
+                            const float *restrict in, const int *restrict off, int r0, size_t n)   \
+    {                                                                                              \
+        l5_vf acc[MB][RB];                                                                         \
+        for (int i = 0; i < (MB); i++)                                                             \
+            for (int j = 0; j < (RB); j++)                                                         \
+                acc[i][j] = (l5_vf){ 0 };                                                          \
+        for (size_t p = 0; p < n; p += L5_LANES) {                                                 \
+            l5_vf dv[MB], xv[RB];                                                                  \
+            for (int i = 0; i < (MB); i++)                                                         \
+                L5_LOAD(dv[i], d + (size_t)i * ldd + p);                                           \
+            for (int j = 0; j < (RB); j++)                                                         \
+                L5_LOAD(xv[j], in + off[r0 + j] + p);                                              \
+            for (int i = 0; i < (MB); i++)                                                         \
+                for (int j = 0; j < (RB); j++)                                                     \
+                    acc[i][j] += dv[i] * xv[j];                                                    \
+        }                                                                                          \
+        for (int i = 0; i < (MB); i++)                                                             \
+            for (int j = 0; j < (RB); j++)                                                         \
+                g[(size_t)i * K + r0 + j] += lane_sum(&acc[i][j]);                                 \
+    }
+L5_WGRAD_BLOCK(wgrad_6x4, 6, 4) /* 24 registers of sums, 10 loads for 24 products */
+L5_WGRAD_BLOCK(wgrad_6x1, 6, 1)
+L5_WGRAD_BLOCK(wgrad_4x4, 4, 4) /* 16 registers, 8 loads for 16 products */
+L5_WGRAD_BLOCK(wgrad_4x1, 4, 1)
+L5_WGRAD_BLOCK(wgrad_1x1, 1, 1)
+
+typedef void l5_wgrad_fn(float *, int, const float *, size_t, const float *, const int *, int,
+                         size_t);
+
+static void wgrad_rows(float *g, int M, int K, const float *d, size_t ldd, const float *in,
+                       const int *off, size_t n)
 {
-    const int hp = l->h + 2 * l->pad, wp = wide(l);
-    memset(xp, 0, sizeof(float) * padded_size(l));
+    int mb = M % 6 == 0 ? 6 : M % 4 == 0 ? 4 : 1;
+    l5_wgrad_fn *block = mb == 6 ? wgrad_6x4 : mb == 4 ? wgrad_4x4 : NULL;
+    l5_wgrad_fn *one = mb == 6 ? wgrad_6x1 : mb == 4 ? wgrad_4x1 : wgrad_1x1;
+    for (int m = 0; m < M; m += mb) {
+        float *gm = g + (size_t)m * K;
+        const float *dm = d + (size_t)m * ldd;
+        int r = 0;
+        for (; block && r + 4 <= K; r += 4)
+            block(gm, K, dm, ldd, in, off, r, n);
+        for (; r < K; r++)
+            one(gm, K, dm, ldd, in, off, r, n);
+    }
+}
+
+/* g[m] += the sum of row m of D (M, n), n a multiple of L5_LANES: a vector
+ * of partial sums over the row, then its lanes. */
+L5_HOT static void row_sums(float *restrict g, int M, const float *restrict d, size_t n)
+{
+    for (int m = 0; m < M; m++) {
+        l5_vf acc = { 0 }, v;
+        for (size_t p = 0; p < n; p += L5_LANES) {
+            L5_LOAD(v, d + (size_t)m * n + p);
+            acc += v;
+        }
+        g[m] += lane_sum(&acc);
+    }
+}
+
+/*
+ * A conv layer's plan, made once (l5_cpu_create), and its weights in the
+ * two orders the loops read them, remade from the parameters before each
+ * pass (conv_plan_weights).
+ *
+ * Forward, x zero-padded to xp (C, hp, wp) at plane stride hp wp:
+ *   y at the padded width: yw (OC, n_out), yw[o][oy wp + ox] for ox < ow;
+ *   X[r][p] = xp[off[r] + p], off[(c, ki, kj)] = c hp wp + ki wp + kj;
+ *   wt[r OC + o] = W[o][r].
+ * Backward to the input: dy at the padded width dyw (zeros from ox = ow on,
+ * the k - 1 columns that a row of the input needs in front of the next
+ * row's), each plane placed in dz after `lead` = (k-1) wp + k - 1 zeros, at
+ * plane stride dz_stride. Then for q = pad wp + p (the rows of the input),
+ *   dxp[c][q] = sum over (o, a, b) of W[o][c][k-1-a][k-1-b] dz[o][q + a wp + b]
+ * which is conv_tile with off_dx[(o, a, b)] = o dz_stride + a wp + b and the
+ * flipped, transposed weights wt_dx[(o, a, b) C + c].
+ */
+typedef struct l5_conv_plan {
+    int wp, hp, K, K_dx;
+    size_t n_out, n_in;          /* oh wp and h wp rounded up to L5_ALIGN */
+    size_t xp_floats, dz_stride; /* xp's length; one plane of dz */
+    int *off, *off_dx;           /* K and K_dx = OC k k offsets */
+    float *wt, *wt_dx;           /* (K, OC) and (K_dx, C) */
+} l5_conv_plan;
+
+static size_t conv_plan_make(l5_conv_plan *p, const l5_layer *l, int *failed)
+{
+    const int k = l->k;
+    p->wp = l->w + 2 * l->pad;
+    p->hp = l->h + 2 * l->pad;
+    p->K = l->c * k * k;
+    p->K_dx = l->oc * k * k;
+    p->n_out = round_up((size_t)l->oh * p->wp, tile_width(l->oc));
+    p->n_in = round_up((size_t)l->h * p->wp, tile_width(l->c));
+    size_t plane = (size_t)p->hp * p->wp, lead = (size_t)(k - 1) * p->wp + (k - 1);
+    size_t reach = (size_t)(l->c - 1) * plane + lead + p->n_out; /* the last row of X's end */
+    p->xp_floats = round_up(reach > l->c * plane ? reach : l->c * plane, L5_ALIGN);
+    size_t q0 = (size_t)l->pad * p->wp, need = q0 + p->n_in + lead;
+    size_t fill = lead + (size_t)l->oh * p->wp;
+    p->dz_stride = round_up(need > fill ? need : fill, L5_ALIGN);
+    p->off = malloc(sizeof(int) * (size_t)p->K);
+    p->off_dx = malloc(sizeof(int) * (size_t)p->K_dx);
+    p->wt = malloc(sizeof(float) * (size_t)p->K * l->oc);
+    p->wt_dx = malloc(sizeof(float) * (size_t)p->K_dx * l->c);
+    if (!p->off || !p->off_dx || !p->wt || !p->wt_dx) {
+        *failed = 1;
+        return 0;
+    }
+    for (int c = 0; c < l->c; c++)
+        for (int a = 0; a < k; a++)
+            for (int b = 0; b < k; b++)
+                p->off[(c * k + a) * k + b] = (int)(c * plane + (size_t)a * p->wp + b);
+    for (int o = 0; o < l->oc; o++)
+        for (int a = 0; a < k; a++)
+            for (int b = 0; b < k; b++)
+                p->off_dx[(o * k + a) * k + b] = (int)(o * p->dz_stride + (size_t)a * p->wp + b);
+    /* per-thread scratch: xp, yw (or dyw), dz, dxw */
+    return p->xp_floats + (size_t)l->oc * p->n_out + (size_t)l->oc * p->dz_stride +
+           (size_t)l->c * p->n_in;
+}
+
+static void conv_plan_free(l5_conv_plan *p)
+{
+    free(p->off);
+    free(p->off_dx);
+    free(p->wt);
+    free(p->wt_dx);
+}
+
+/* wt and wt_dx from W (OC, C, k, k). */
+static void conv_plan_weights(l5_conv_plan *p, const l5_layer *l, const float *W)
+{
+    const int k = l->k, kk = k * k;
+    for (int o = 0; o < l->oc; o++)
+        for (int r = 0; r < p->K; r++)
+            p->wt[(size_t)r * l->oc + o] = W[(size_t)o * p->K + r];
+    for (int o = 0; o < l->oc; o++)
+        for (int c = 0; c < l->c; c++)
+            for (int a = 0; a < k; a++)
+                for (int b = 0; b < k; b++)
+                    p->wt_dx[((size_t)o * kk + a * k + b) * l->c + c] =
+                        W[((size_t)o * l->c + c) * kk + (k - 1 - a) * k + (k - 1 - b)];
+}
+
+/* xp from one sample's x (C, H, W): zeros around and after the planes. */
+static void pad_input(float *restrict xp, const float *restrict x, const l5_layer *l,
+                      const l5_conv_plan *p)
+{
+    memset(xp, 0, sizeof(float) * p->xp_floats);
     for (int c = 0; c < l->c; c++)
         for (int iy = 0; iy < l->h; iy++)
-            memcpy(xp + ((size_t)c * hp + iy + l->pad) * wp + l->pad,
+            memcpy(xp + ((size_t)c * p->hp + iy + l->pad) * p->wp + l->pad,
                    x + ((size_t)c * l->h + iy) * l->w, sizeof(float) * (size_t)l->w);
 }
 
-/* x (C, H, W) from the inside of xp's padding. */
-static void unpad(float *restrict x, const float *restrict xp, const l5_layer *l)
+static void conv_forward(const l5_cpu *c, int li, const float *x, float *y, float *scratch)
 {
-    const int hp = l->h + 2 * l->pad, wp = wide(l);
-    for (int c = 0; c < l->c; c++)
-        for (int iy = 0; iy < l->h; iy++)
-            memcpy(x + ((size_t)c * l->h + iy) * l->w,
-                   xp + ((size_t)c * hp + iy + l->pad) * wp + l->pad, sizeof(float) * (size_t)l->w);
-}
-
-static void im2col(float *restrict cols, const float *restrict xp, const l5_layer *l)
-{
-    const int hp = l->h + 2 * l->pad, wp = wide(l);
-    const size_t n = (size_t)l->oh * wp;
-    for (int c = 0; c < l->c; c++)
-        for (int ki = 0; ki < l->k; ki++)
-            for (int kj = 0; kj < l->k; kj++) {
-                size_t r = (size_t)(c * l->k + ki) * l->k + kj;
-                memcpy(cols + r * n, xp + ((size_t)c * hp + ki) * wp + kj, sizeof(float) * n);
-            }
-}
-
-/* dxp (as xp) from dcols: each padded pixel gathers the entries it was copied
- * to. The thrown-away columns of dcols must be zeros (they land on other
- * pixels). */
-static void col2im(float *restrict dxp, const float *restrict dcols, const l5_layer *l)
-{
-    const int hp = l->h + 2 * l->pad, wp = wide(l);
-    const size_t n = (size_t)l->oh * wp;
-    memset(dxp, 0, sizeof(float) * padded_size(l));
-    for (int c = 0; c < l->c; c++)
-        for (int ki = 0; ki < l->k; ki++)
-            for (int kj = 0; kj < l->k; kj++) {
-                const float *src = dcols + ((size_t)(c * l->k + ki) * l->k + kj) * n;
-                float *dst = dxp + ((size_t)c * hp + ki) * wp + kj;
-                for (size_t i = 0; i < n; i++)
-                    dst[i] += src[i];
-            }
-}
-
-/*
- * C (M, N) = op(A) . op(B) + beta C as l5_gemm_cpu, in bands of at most
- * `band` columns of C. OpenBLAS (x86-64, SkylakeX kernels) multiplies small
- * matrices with kernels that skip packing the operands, up to M*N*K = 1e6
- * and, for C = A . B^T, up to M*N = 1200: a conv's skinny products run
- * faster as a few such bands than as one packed product.
- */
-#define L5_SMALL_MNK 1000000
-#define L5_SMALL_ABT_MN 1200
-
-static void gemm_bands(int ta, int tb, int M, int N, int K, const float *A, const float *B,
-                       float beta, float *C, int band)
-{
-    for (int j0 = 0; j0 < N; j0 += band) {
-        int n = N - j0 < band ? N - j0 : band;
-        cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                    M, n, K, 1.0f, A, ta ? M : K, tb ? B + (size_t)j0 * K : B + j0, tb ? K : N,
-                    beta, C + j0, N);
-    }
-}
-
-static int band_of(int n_per_column)
-{
-    return n_per_column < L5_SMALL_MNK ? L5_SMALL_MNK / n_per_column : 1;
-}
-
-static void conv_forward(const l5_cpu *c, const l5_layer *l, const float *x, float *y,
-                         float *scratch)
-{
-    const float *W = c->params + c->net->tensor[l->weight].offset;
+    const l5_layer *l = &c->net->layer[li];
+    const l5_conv_plan *p = &c->plan[li];
     const float *bias = c->params + c->net->tensor[l->bias].offset;
-    const int wp = wide(l);
-    float *xp = scratch, *cols = xp + padded_size(l), *yw = cols + wide_cols_size(l);
-    pad_input(xp, x, l);
-    im2col(cols, xp, l);
-    const int K = l->c * l->k * l->k;
-    gemm_bands(0, 0, l->oc, l->oh * wp, K, W, cols, 0.0f, yw, band_of(l->oc * K));
-    for (int o = 0; o < l->oc; o++) /* y = the first ow columns of yw's rows, + bias */
+    float *xp = scratch, *yw = xp + p->xp_floats;
+    pad_input(xp, x, l, p);
+    conv_tile(yw, p->n_out, l->oc, p->wt, xp, p->off, p->K, p->n_out, bias);
+    for (int o = 0; o < l->oc; o++) /* y = the first ow columns of yw's rows */
         for (int oy = 0; oy < l->oh; oy++)
-            for (int ox = 0; ox < l->ow; ox++)
-                y[((size_t)o * l->oh + oy) * l->ow + ox] =
-                    yw[((size_t)o * l->oh + oy) * wp + ox] + bias[o];
+            memcpy(y + ((size_t)o * l->oh + oy) * l->ow, yw + (size_t)o * p->n_out + oy * p->wp,
+                   sizeof(float) * (size_t)l->ow);
 }
 
 /* Adds the sample's dW and db to grads (a slice's buffer); dx may be NULL. */
-static void conv_backward(const l5_cpu *c, const l5_layer *l, const float *x, const float *dy,
-                          float *dx, float *grads, float *scratch)
+static void conv_backward(const l5_cpu *c, int li, const float *x, const float *dy, float *dx,
+                          float *grads, float *scratch)
 {
+    const l5_layer *l = &c->net->layer[li];
+    const l5_conv_plan *p = &c->plan[li];
     const l5_tensor *tw = &c->net->tensor[l->weight], *tb = &c->net->tensor[l->bias];
-    const float *W = c->params + tw->offset;
-    const int wp = wide(l), K = l->c * l->k * l->k;
-    float *xp = scratch, *cols = xp + padded_size(l), *dyw = cols + wide_cols_size(l);
-    pad_input(xp, x, l);
-    im2col(cols, xp, l);
-    for (int o = 0; o < l->oc; o++) { /* dyw: dy at the padded width, zeros after ow */
-        float sum = 0.0f;
+    const int k = l->k;
+    const size_t lead = (size_t)(k - 1) * p->wp + (k - 1);
+    float *xp = scratch, *dyw = xp + p->xp_floats, *dz = dyw + (size_t)l->oc * p->n_out;
+    float *dxw = dz + (size_t)l->oc * p->dz_stride;
+    pad_input(xp, x, l, p);
+    memset(dyw, 0, sizeof(float) * (size_t)l->oc * p->n_out);
+    for (int o = 0; o < l->oc; o++) /* dyw: dy at the padded width, zeros after ow */
         for (int oy = 0; oy < l->oh; oy++)
-            for (int ox = 0; ox < wp; ox++) {
-                float g = ox < l->ow ? dy[((size_t)o * l->oh + oy) * l->ow + ox] : 0.0f;
-                dyw[((size_t)o * l->oh + oy) * wp + ox] = g;
-                sum += g;
-            }
-        grads[tb->offset + (size_t)o] += sum;
-    }
-    gemm_bands(0, 1, l->oc, K, l->oh * wp, dyw, cols, 1.0f, grads + tw->offset,
-               L5_SMALL_ABT_MN / l->oc);
-    if (dx) { /* cols and xp are free again: dcols and dxp go there */
-        gemm_bands(1, 0, K, l->oh * wp, l->oc, W, dyw, 0.0f, cols, band_of(K * l->oc));
-        col2im(xp, cols, l);
-        unpad(dx, xp, l);
-    }
+            memcpy(dyw + (size_t)o * p->n_out + (size_t)oy * p->wp,
+                   dy + ((size_t)o * l->oh + oy) * l->ow, sizeof(float) * (size_t)l->ow);
+    row_sums(grads + tb->offset, l->oc, dyw, p->n_out);
+    wgrad_rows(grads + tw->offset, l->oc, p->K, dyw, p->n_out, xp, p->off, p->n_out);
+    if (!dx)
+        return;
+    memset(dz, 0, sizeof(float) * (size_t)l->oc * p->dz_stride);
+    for (int o = 0; o < l->oc; o++)
+        memcpy(dz + (size_t)o * p->dz_stride + lead, dyw + (size_t)o * p->n_out,
+               sizeof(float) * (size_t)l->oh * p->wp);
+    conv_tile(dxw, p->n_in, l->c, p->wt_dx, dz + (size_t)l->pad * p->wp, p->off_dx, p->K_dx,
+              p->n_in, NULL);
+    for (int ch = 0; ch < l->c; ch++) /* dx: the inside of the padding */
+        for (int iy = 0; iy < l->h; iy++)
+            memcpy(dx + ((size_t)ch * l->h + iy) * l->w,
+                   dxw + (size_t)ch * p->n_in + (size_t)iy * p->wp + l->pad,
+                   sizeof(float) * (size_t)l->w);
 }
 
+/* ---- the other layers of one sample --------------------------------------- */
+
 /* 2x2, stride 2; argmax[o] is the index in x of output o's maximum. */
-static void maxpool_forward(int *argmax, float *y, const float *x, const l5_layer *l)
+L5_HOT static void maxpool_forward(int *restrict argmax, float *restrict y, const float *restrict x,
+                                   const l5_layer *l)
 {
+    const int w = l->w;
     for (int c = 0; c < l->c; c++)
-        for (int oy = 0; oy < l->oh; oy++)
+        for (int oy = 0; oy < l->oh; oy++) {
+            const int row = (c * l->h + 2 * oy) * w;
+            const int o0 = (c * l->oh + oy) * l->ow;
             for (int ox = 0; ox < l->ow; ox++) {
-                int base = (c * l->h + 2 * oy) * l->w + 2 * ox, best = base;
-                const int window[3] = { base + 1, base + l->w, base + l->w + 1 };
-                for (int i = 0; i < 3; i++)
-                    if (x[window[i]] > x[best]) /* the first maximum wins, as in PyTorch */
-                        best = window[i];
-                int o = (c * l->oh + oy) * l->ow + ox;
-                y[o] = x[best];
-                argmax[o] = best;
+                const float *t = x + row + 2 * ox;
+                /* the first maximum wins, as in PyTorch: replace on > only */
+                float best = t[0];
+                int at = 0;
+                at = t[1] > best ? 1 : at;
+                best = t[1] > best ? t[1] : best;
+                at = t[w] > best ? w : at;
+                best = t[w] > best ? t[w] : best;
+                at = t[w + 1] > best ? w + 1 : at;
+                best = t[w + 1] > best ? t[w + 1] : best;
+                y[o0 + ox] = best;
+                argmax[o0 + ox] = row + 2 * ox + at;
             }
+        }
 }
 
 static void maxpool_backward(float *dx, const float *dy, const int *argmax, const l5_layer *l)
@@ -235,14 +402,15 @@ static void maxpool_backward(float *dx, const float *dy, const int *argmax, cons
         dx[argmax[o]] = dy[o]; /* windows do not overlap: one output per input */
 }
 
-static void relu_forward(float *restrict y, const float *restrict x, size_t n)
+L5_HOT static void relu_forward(float *restrict y, const float *restrict x, size_t n)
 {
     for (size_t j = 0; j < n; j++)
         y[j] = x[j] > 0.0f ? x[j] : 0.0f;
 }
 
-/* dx = dy where the output y is positive; dx may be dy. */
-static void relu_backward(float *dx, const float *dy, const float *y, size_t n)
+/* dx = dy where the output y is positive (dx and dy are different buffers). */
+L5_HOT static void relu_backward(float *restrict dx, const float *restrict dy,
+                                 const float *restrict y, size_t n)
 {
     for (size_t j = 0; j < n; j++)
         dx[j] = y[j] > 0.0f ? dy[j] : 0.0f;
@@ -258,7 +426,7 @@ static void sample_forward(const l5_cpu *c, int b, float *scratch)
         float *y = c->act[i + 1] + b * out;
         switch (l->kind) {
         case L5_CONV:
-            conv_forward(c, l, x, y, scratch + 2 * c->sample_floats);
+            conv_forward(c, i, x, y, scratch + 2 * c->sample_floats);
             break;
         case L5_RELU:
             relu_forward(y, x, out);
@@ -293,7 +461,7 @@ static void sample_backward(const l5_cpu *c, int b, float *grads, float *scratch
                                    : buf[0];
         switch (l->kind) {
         case L5_CONV:
-            conv_backward(c, l, c->act[i] + b * in, dy, dx, grads, conv);
+            conv_backward(c, i, c->act[i] + b * in, dy, dx, grads, conv);
             break;
         case L5_RELU:
             if (dx)
@@ -440,6 +608,10 @@ void l5_cpu_destroy(l5_cpu *c)
         if (i < L5_MAX_LAYERS)
             free(c->argmax[i]);
     }
+    if (c->plan)
+        for (int i = 0; i < L5_MAX_LAYERS; i++)
+            conv_plan_free(&c->plan[i]);
+    free(c->plan);
     free(c->slice_grads);
     free(c->scratch);
     free(c->losses);
@@ -471,14 +643,20 @@ int l5_cpu_create(l5_cpu *c, const l5_net *net, int max_batch, const float *para
     c->net = net;
     c->max_batch = max_batch;
     c->threads = thread_count();
-    while (c->n_sample < net->n_layers && net->layer[c->n_sample].kind != L5_LINEAR) {
-        const l5_layer *l = &net->layer[c->n_sample++];
+    c->plan = calloc(L5_MAX_LAYERS, sizeof(l5_conv_plan));
+    if (!c->plan)
+        failed = 1;
+    while (!failed && c->n_sample < net->n_layers && net->layer[c->n_sample].kind != L5_LINEAR) {
+        const l5_layer *l = &net->layer[c->n_sample];
         if (l->weight >= 0)
             c->n_sample_params = net->tensor[l->bias].offset + net->tensor[l->bias].count;
         if (l5_layer_in_size(l) > max_sample)
             max_sample = l5_layer_in_size(l);
-        if (l->kind == L5_CONV && conv_scratch_size(l) > max_conv)
-            max_conv = conv_scratch_size(l);
+        if (l->kind == L5_CONV) {
+            size_t need = conv_plan_make(&c->plan[c->n_sample], l, &failed);
+            max_conv = need > max_conv ? need : max_conv;
+        }
+        c->n_sample++;
     }
     c->params = alloc_floats(net->n_params, &failed);
     c->grads = alloc_floats(net->n_params, &failed);
@@ -493,9 +671,14 @@ int l5_cpu_create(l5_cpu *c, const l5_net *net, int max_batch, const float *para
         if (l->kind == L5_MAXPOOL)
             c->argmax[i] = alloc_floats(B * l5_layer_out_size(l), &failed);
     }
-    c->sample_floats = max_sample;
-    c->scratch_floats = 2 * max_sample + max_conv;
-    c->scratch = alloc_floats((size_t)c->threads * c->scratch_floats, &failed);
+    c->sample_floats = round_up(max_sample, L5_ALIGN);
+    c->scratch_floats = 2 * c->sample_floats + max_conv;
+    /* 64-byte lines: each thread's buffers start on a line of their own */
+    c->scratch = aligned_alloc(64, sizeof(float) * (size_t)c->threads * c->scratch_floats);
+    if (c->scratch)
+        memset(c->scratch, 0, sizeof(float) * (size_t)c->threads * c->scratch_floats);
+    else
+        failed = 1;
     c->slice_grads = alloc_floats(L5_CPU_SLICES * c->n_sample_params, &failed);
     c->losses = alloc_floats(B, &failed);
     if (failed) {
@@ -511,12 +694,23 @@ int l5_cpu_create(l5_cpu *c, const l5_net *net, int max_batch, const float *para
     return 0;
 }
 
+/* The conv layers' weights in the orders their loops read (before a pass). */
+static void plan_weights(l5_cpu *c)
+{
+    for (int i = 0; i < c->n_sample; i++) {
+        const l5_layer *l = &c->net->layer[i];
+        if (l->kind == L5_CONV)
+            conv_plan_weights(&c->plan[i], l, c->params + c->net->tensor[l->weight].offset);
+    }
+}
+
 /* The forward pass up to the logits, c->act[n_layers]. */
 static void forward_logits(l5_cpu *c, const float *x, int B)
 {
     const l5_net *net = c->net;
     int blas_threads = blas_serial();
     memcpy(c->act[0], x, sizeof(float) * (size_t)B * l5_layer_in_size(&net->layer[0]));
+    plan_weights(c);
     if (c->n_sample > 0)
         run_parallel(c, B, 0);
     for (int i = c->n_sample; i < net->n_layers; i++) {

@@ -13,8 +13,9 @@
  * reaches a few percent (lab 04 measures it). The other layers are simple
  * element-wise or row-wise passes: those are yours.
  *
- * Kernels here (one thread per element of what they write):
- *   im2col_kernel     cols (C*k*k, B*P) from x (B, C, H, W)
+ * Kernels here (one thread per element of what they write, except im2col):
+ *   im2col_kernel     cols (C*k*k, B*P) from x (B, C, H, W); a thread per
+ *                     output pixel and channel writes its k*k rows
  *   col2im_kernel     dx (B, C, H, W) gathered from dcols
  *   from_rows_kernel  (OC, B*P) -> (B, OC, P)
  *   to_rows_kernel    (B, OC, P) -> (OC, B*P)
@@ -41,33 +42,58 @@ static inline unsigned int blocks_for(size_t n)
 // ----------------------------------------------------------------------------
 // kernels
 
-/* Grid: x over the B*P columns, y over the C*k*k rows (one (c, ki, kj) each),
- * so that a thread decodes its column with two divisions and no 64-bit ones. */
+/*
+ * im2col and col2im run one thread per pixel of a plane, in blocks of whole
+ * rows: blockDim (width, rows), grid (ceil(height / rows), B, C), so
+ * that threadIdx and blockIdx give the column, row, sample and channel with
+ * no division (five divisions per element cost more than the copy itself).
+ * Threads next to each other in x touch floats next to each other.
+ */
+static dim3 plane_block(int width)
+{
+    int rows = THREADS / width;
+    return dim3((unsigned int)width, (unsigned int)(rows > 0 ? rows : 1));
+}
+
+static dim3 plane_grid(dim3 block, int height, int B, int C)
+{
+    return dim3((unsigned int)((height + (int)block.y - 1) / (int)block.y), (unsigned int)B,
+                (unsigned int)C);
+}
+
+/* cols (C*k*k, B*P): one thread per output pixel (ox, oy) of sample b for
+ * channel c, writing its k*k rows (c, ki, kj). */
 __global__ void im2col_kernel(float *cols, const float *x, int B, int C, int H, int W, int k,
                               int pad, int OH, int OW)
 {
-    int P = OH * OW, BP = B * P;
-    int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y;
-    if (col >= BP)
+    int ox = threadIdx.x, oy = blockIdx.x * blockDim.y + threadIdx.y;
+    int b = blockIdx.y, c = blockIdx.z;
+    if (oy >= OH)
         return;
-    int kj = row % k, ki = row / k % k, c = row / (k * k);
-    int b = col / P, p = col - b * P, oy = p / OW, ox = p - oy * OW;
-    int iy = oy + ki - pad, ix = ox + kj - pad;
-    cols[(size_t)row * BP + col] = (iy >= 0 && iy < H && ix >= 0 && ix < W)
-                                       ? x[(((size_t)b * C + c) * H + iy) * W + ix]
-                                       : 0.0f;
+    size_t BP = (size_t)B * OH * OW;
+    const float *plane = x + ((size_t)b * C + c) * H * W;
+    float *out = cols + (size_t)c * k * k * BP + (size_t)b * OH * OW + oy * OW + ox;
+    for (int ki = 0; ki < k; ki++) {
+        int iy = oy + ki - pad;
+        int row_ok = iy >= 0 && iy < H;
+        for (int kj = 0; kj < k; kj++, out += BP) {
+            int ix = ox + kj - pad;
+            *out = row_ok && ix >= 0 && ix < W ? plane[iy * W + ix] : 0.0f;
+        }
+    }
 }
 
-/* Each input pixel sums the dcols entries it was copied to (no atomics).
- * Grid: x over the H*W pixels of a plane, y over the B*C planes. */
+/* Each input pixel (ix, iy) of sample b, channel c sums the dcols entries it
+ * was copied to (no atomics). */
 __global__ void col2im_kernel(float *dx, const float *dcols, int B, int C, int H, int W, int k,
                               int pad, int OH, int OW)
 {
-    int P = OH * OW, BP = B * P;
-    int pix = blockIdx.x * blockDim.x + threadIdx.x, plane = blockIdx.y;
-    if (pix >= H * W)
+    int ix = threadIdx.x, iy = blockIdx.x * blockDim.y + threadIdx.y;
+    int b = blockIdx.y, c = blockIdx.z;
+    if (iy >= H)
         return;
-    int iy = pix / W, ix = pix - iy * W, c = plane % C, b = plane / C;
+    size_t BP = (size_t)B * OH * OW;
+    const float *rows = dcols + (size_t)c * k * k * BP + (size_t)b * OH * OW;
     float sum = 0.0f;
     for (int ki = 0; ki < k; ki++) {
         int oy = iy + pad - ki;
@@ -77,30 +103,27 @@ __global__ void col2im_kernel(float *dx, const float *dcols, int B, int C, int H
             int ox = ix + pad - kj;
             if (ox < 0 || ox >= OW)
                 continue;
-            int row = (c * k + ki) * k + kj;
-            sum += dcols[(size_t)row * BP + b * P + oy * OW + ox];
+            sum += rows[(size_t)(ki * k + kj) * BP + oy * OW + ox];
         }
     }
-    dx[(size_t)plane * H * W + pix] = sum;
+    dx[(((size_t)b * C + c) * H + iy) * W + ix] = sum;
 }
 
-/* Grid: x over the P pixels, y over the B*OC (sample, channel) planes. */
+/* Grid: x over the P pixels, y over the OC channels, z over the B samples. */
 __global__ void from_rows_kernel(float *y, const float *rows, int B, int OC, int P)
 {
-    int p = blockIdx.x * blockDim.x + threadIdx.x, plane = blockIdx.y;
+    int p = blockIdx.x * blockDim.x + threadIdx.x, o = blockIdx.y, b = blockIdx.z;
     if (p >= P)
         return;
-    int o = plane % OC, b = plane / OC;
-    y[(size_t)plane * P + p] = rows[((size_t)o * B + b) * P + p];
+    y[((size_t)b * OC + o) * P + p] = rows[((size_t)o * B + b) * P + p];
 }
 
 __global__ void to_rows_kernel(float *rows, const float *y, int B, int OC, int P)
 {
-    int p = blockIdx.x * blockDim.x + threadIdx.x, plane = blockIdx.y;
+    int p = blockIdx.x * blockDim.x + threadIdx.x, o = blockIdx.y, b = blockIdx.z;
     if (p >= P)
         return;
-    int o = plane % OC, b = plane / OC;
-    rows[((size_t)o * B + b) * P + p] = y[(size_t)plane * P + p];
+    rows[((size_t)o * B + b) * P + p] = y[((size_t)b * OC + o) * P + p];
 }
 
 __global__ void fill_kernel(float *x, float value, size_t n)
@@ -254,11 +277,12 @@ static void conv_forward(l5_gpu *g, const l5_layer *l, const float *x, float *y,
     const float *W = g->model.params + net->tensor[l->weight].offset;
     const float *bias = g->model.params + net->tensor[l->bias].offset;
     int P = l->oh * l->ow, CKK = l->c * l->k * l->k;
-    im2col_kernel<<<dim3(blocks_for((size_t)B * P), CKK), THREADS>>>(
-        g->d_cols, x, B, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
+    dim3 block = plane_block(l->ow);
+    im2col_kernel<<<plane_grid(block, l->oh, B, l->c), block>>>(g->d_cols, x, B, l->c, l->h, l->w,
+                                                                l->k, l->pad, l->oh, l->ow);
     LAB_CHECK_LAUNCH();
     gemm_rm(g->blas, 0, 0, l->oc, B * P, CKK, W, g->d_cols, g->d_tmp); /* (OC, B*P) */
-    from_rows_kernel<<<dim3(blocks_for(P), B * l->oc), THREADS>>>(y, g->d_tmp, B, l->oc, P);
+    from_rows_kernel<<<dim3(blocks_for(P), l->oc, B), THREADS>>>(y, g->d_tmp, B, l->oc, P);
     LAB_CHECK_LAUNCH();
     bias_add(y, bias, B, l->oc, P);
 }
@@ -269,17 +293,18 @@ static void conv_backward(l5_gpu *g, const l5_layer *l, const float *x, const fl
     const l5_net *net = g->net;
     const l5_tensor *tw = &net->tensor[l->weight], *tb = &net->tensor[l->bias];
     int P = l->oh * l->ow, CKK = l->c * l->k * l->k;
-    to_rows_kernel<<<dim3(blocks_for(P), B * l->oc), THREADS>>>(g->d_dtmp, dy, B, l->oc, P);
+    to_rows_kernel<<<dim3(blocks_for(P), l->oc, B), THREADS>>>(g->d_dtmp, dy, B, l->oc, P);
     LAB_CHECK_LAUNCH();
-    im2col_kernel<<<dim3(blocks_for((size_t)B * P), CKK), THREADS>>>(
-        g->d_cols, x, B, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
+    dim3 block = plane_block(l->ow), in_block = plane_block(l->w);
+    im2col_kernel<<<plane_grid(block, l->oh, B, l->c), block>>>(g->d_cols, x, B, l->c, l->h, l->w,
+                                                                l->k, l->pad, l->oh, l->ow);
     LAB_CHECK_LAUNCH();
     gemm_rm(g->blas, 0, 1, l->oc, CKK, B * P, g->d_dtmp, g->d_cols, g->model.grads + tw->offset);
     sums_rm(g->blas, 1, l->oc, B * P, g->d_dtmp, g->d_ones, g->model.grads + tb->offset);
     if (!dx)
         return;
     gemm_rm(g->blas, 1, 0, CKK, B * P, l->oc, g->model.params + tw->offset, g->d_dtmp, g->d_cols);
-    col2im_kernel<<<dim3(blocks_for((size_t)l->h * l->w), B * l->c), THREADS>>>(
+    col2im_kernel<<<plane_grid(in_block, l->h, B, l->c), in_block>>>(
         dx, g->d_cols, B, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
     LAB_CHECK_LAUNCH();
 }

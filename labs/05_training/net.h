@@ -19,10 +19,10 @@
  *
  * The CPU trainer (l5_cpu) runs a training step as PyTorch's
  * `loss = CrossEntropyLoss()(model(x), y); loss.backward(); opt.step()` with
- * Adam: convolutions as im2col followed by a GEMM, every GEMM through
- * OpenBLAS (l5_gemm_cpu). The convolution layers run one sample at a time on
- * several threads (cpu_train.c explains how, and why the result does not
- * depend on the number of threads).
+ * Adam: convolutions computed directly, one sample at a time on several
+ * threads, the linear layers' GEMMs through OpenBLAS (l5_gemm_cpu);
+ * cpu_train.c explains how, and why the result does not depend on the
+ * number of threads.
  */
 #ifndef L5_NET_H
 #define L5_NET_H
@@ -149,6 +149,7 @@ typedef struct l5_cpu {
                                        after l5_cpu_keep_layer_grads) */
     int *argmax[L5_MAX_LAYERS]; /* maxpool: index of each output's maximum in its sample's input */
     float *slice_grads;         /* L5_CPU_SLICES x n_sample_params */
+    struct l5_conv_plan *plan;  /* per layer: how cpu_train.c runs a conv layer */
     float *scratch;             /* per thread: two layer gradients, then a conv's work space */
     size_t sample_floats;       /* one of those gradients: the largest per-sample layer input */
     size_t scratch_floats;      /* per thread */

@@ -12,6 +12,7 @@
 // (__noinline__, ...) as macros that libstdc++'s headers must not see.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
@@ -564,6 +565,11 @@ cublasStatus_t cublasCreate_v2(cublasHandle_t *handle)
     int d = gpulab_sim::current_device();
     if (!gpulab_sim::valid_device(d) || gpulab_sim::sticky(d) != cudaSuccess)
         return CUBLAS_STATUS_NOT_INITIALIZED;
+    // OpenBLAS on one thread unless OPENBLAS_NUM_THREADS says otherwise: its
+    // pool's threads spin (sched_yield) after each call and take the cores
+    // from the simulator's workers, which run the kernels in between.
+    if (!std::getenv("OPENBLAS_NUM_THREADS"))
+        openblas_set_num_threads(1);
     *handle = new (std::nothrow) cublasContext{ d, nullptr, CUBLAS_POINTER_MODE_HOST };
     return *handle ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_ALLOC_FAILED;
 }

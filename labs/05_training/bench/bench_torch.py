@@ -7,9 +7,19 @@ step).
 
     python3 bench_torch.py FILE [--batch 256] [--threads N]
 
-Prints `torch images_per_s=... seconds=... threads=... peak_rss_mb=...`: CPU wall clock
-(time.perf_counter) around the training steps only; building tensors from
-the file is excluded, as data loading is excluded from the C trainer's time.
+Prints `torch images_per_s=... seconds=... threads=... cpu_pct=...
+cpu_images_per_s=... peak_rss_mb=...`: CPU wall clock (time.perf_counter)
+around the training steps only; building tensors from the file is excluded,
+as data loading is excluded from the C trainer's time. cpu_pct is the
+process's CPU time over the same steps (time.process_time, every thread,
+OpenBLAS's and OpenMP's included) as a share of that wall time, 100 per core
+kept busy; cpu_images_per_s is images per second of that CPU time.
+
+torch.set_num_threads sets only PyTorch's own (OpenMP) threads. Debian's
+PyTorch also links OpenBLAS, which starts its own pool of one thread per core
+unless OPENBLAS_NUM_THREADS says otherwise, before this script can call
+anything: run_bench.sh sets OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS to the
+thread count, and the first line printed shows what was in effect.
 """
 
 import argparse
@@ -42,7 +52,7 @@ def main():
     loss_fn = torch.nn.CrossEntropyLoss()
     n = x.shape[0]
     first = last = None
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     for at in range(0, n, args.batch):
         xb, yb = x[at:at + args.batch], y[at:at + args.batch]
         loss = loss_fn(model(xb), yb)
@@ -52,12 +62,15 @@ def main():
         last = loss.item()
         if first is None:
             first = last
-    secs = time.perf_counter() - t0
-    print(f"# torch {torch.__version__}, {torch.get_num_threads()} threads, {n} images, "
+    secs, cpu = time.perf_counter() - t0, time.process_time() - c0
+    env = " ".join(f"{k}={os.environ.get(k, '(unset)')}"
+                   for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"))
+    print(f"# torch {torch.__version__}, {torch.get_num_threads()} threads, {env}, "
+          f"{len(os.listdir('/proc/self/task'))} threads in the process; {n} images, "
           f"batch {args.batch}; loss {first:.4f} -> {last:.4f}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print(f"torch images_per_s={n / secs:.1f} seconds={secs:.3f} threads={torch.get_num_threads()} "
-          f"peak_rss_mb={peak:.1f}")
+          f"cpu_pct={100 * cpu / secs:.0f} cpu_images_per_s={n / cpu:.1f} peak_rss_mb={peak:.1f}")
 
 
 if __name__ == "__main__":

@@ -7,11 +7,20 @@
 #   (or: cmake --build BUILD --target bench-lab05)
 #
 # Each round runs, one after the other: the C trainer on 1 thread, PyTorch on
-# 1 thread, the C trainer on every core, PyTorch at its default thread count,
-# and PyTorch on every core (when that is not its default). Interleaving the
-# rounds spreads whatever else the machine is doing over every
+# 1 thread, the C trainer on every core, PyTorch on every core. Interleaving
+# the rounds spreads whatever else the machine is doing over every
 # configuration; the summary gives each one's median over the rounds and the
 # ratio C / PyTorch for the same number of threads on both sides.
+#
+# Threads are pinned on both sides, not only asked for: Debian's PyTorch links
+# OpenBLAS, whose own pool (one thread per core) ignores torch.set_num_threads,
+# so PyTorch runs with OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=MKL_NUM_THREADS=N
+# besides --threads N; the C trainer with GPULAB_LAB05_THREADS=N and
+# OPENBLAS_NUM_THREADS=1. Each run reports the CPU it used over its training
+# steps (cpu_pct: CPU time / wall time, 100 per busy core), and the summary
+# prints it: N threads that had the machine to themselves show about N x 100%;
+# much less means other work shared the cores, and then images per CPU-second
+# (also printed) compare the two sides better than images/s.
 #
 # Environment:
 #   BENCH_IMAGES  images in the "epoch" (default 10000, a fifth of CIFAR-10's
@@ -43,6 +52,7 @@ if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
     fi
 fi
 echo "lab 05 benchmark: one epoch of ${images} CIFAR-shaped images, batch 256, Adam; ${cores} CPU cores, ${rounds} rounds"
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-detected by OpenBLAS}"
 
 data_args=()
@@ -65,47 +75,57 @@ run() {
     printf '%s\n' "$out" | tail -1 >>"$tmp/$name"
 }
 
+# c N / torch N: one run of each side pinned to N threads.
+c() {
+    env GPULAB_LAB05_THREADS="$1" OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS="$1" \
+        "$bench" --images "$images" "${data_args[@]}"
+}
+torch() {
+    env OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS="$1" MKL_NUM_THREADS="$1" \
+        "$python" "$here/bench_torch.py" "$tmp/images.bin" --threads "$1"
+}
 for r in $(seq "$rounds"); do
     echo "round $r of $rounds"
-    run c_1 env GPULAB_LAB05_THREADS=1 "$bench" --images "$images" "${data_args[@]}"
-    [ "$have_torch" = 1 ] && run torch_1 "$python" "$here/bench_torch.py" "$tmp/images.bin" --threads 1
-    run c_all env GPULAB_LAB05_THREADS="$cores" "$bench" --images "$images" "${data_args[@]}"
-    [ "$have_torch" = 1 ] && run torch_default "$python" "$here/bench_torch.py" "$tmp/images.bin"
-    if [ "$have_torch" = 1 ] && ! grep -q " threads=$cores " "$tmp/torch_default"; then
-        run torch_all "$python" "$here/bench_torch.py" "$tmp/images.bin" --threads "$cores"
+    run c_1 c 1
+    [ "$have_torch" = 1 ] && run torch_1 torch 1
+    if [ "$cores" -gt 1 ]; then
+        run c_all c "$cores"
+        [ "$have_torch" = 1 ] && run torch_all torch "$cores"
     fi
 done
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-rate() { [ -f "$tmp/$1" ] && sed -n 's/.*images_per_s=\([0-9.]*\).*/\1/p' "$tmp/$1" | median; }
+rate() { [ -f "$tmp/$1" ] && sed -n 's/.* images_per_s=\([0-9.]*\).*/\1/p' "$tmp/$1" | median; }
 threads() { [ -f "$tmp/$1" ] && sed -n 's/.* threads=\([0-9]*\).*/\1/p' "$tmp/$1" | tail -1; }
 peak() { [ -f "$tmp/$1" ] && sed -n 's/.*peak_rss_mb=\([0-9.]*\).*/\1/p' "$tmp/$1" | median; }
+cpu_pct() { [ -f "$tmp/$1" ] && sed -n 's/.*cpu_pct=\([0-9.]*\).*/\1/p' "$tmp/$1" | median; }
+cpu_rate() { [ -f "$tmp/$1" ] && sed -n 's/.*cpu_images_per_s=\([0-9.]*\).*/\1/p' "$tmp/$1" | median; }
 
 echo
-echo "medians over ${rounds} rounds (images/s; CPU wall clock around the training steps of each):"
-printf '  %-24s %8s %12s %14s\n' configuration threads images/s "peak RSS MB"
-for name in c_1 c_all torch_1 torch_default torch_all; do
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+echo "medians over ${rounds} rounds (CPU wall clock and process CPU time around the training steps of each):"
+printf '  %-12s %8s %10s %8s %16s %12s\n' configuration threads images/s "CPU %" "images/CPU-s" "peak RSS MB"
+for name in c_1 torch_1 c_all torch_all; do
     [ -f "$tmp/$name" ] || continue
-    printf '  %-24s %8s %12.0f %14.1f\n' "$name" "$(threads "$name")" "$(rate "$name")" "$(peak "$name")"
+    printf '  %-12s %8s %10.0f %8.0f %16.0f %12.1f\n' "$name" "$(threads "$name")" "$(rate "$name")" \
+        "$(cpu_pct "$name")" "$(cpu_rate "$name")" "$(peak "$name")"
+    awk -v p="$(cpu_pct "$name")" -v t="$(threads "$name")" -v n="$name" 'BEGIN {
+        if (p < 90 * t) printf "    %s used %.0f%% CPU on %d threads (< 90%% per thread): the cores were shared\n", n, p, t }'
 done
 echo "  (the C trainer's peak RSS includes its $(sed -n 's/.*data_mb=\([0-9.]*\).*/\1/p' "$tmp/c_1" | tail -1) MB of images as floats; PyTorch's includes the interpreter and libtorch)"
 
 ratio() { # ratio LABEL C_NAME TORCH_NAME
-    local c t
+    local c t cc tc
     c=$(rate "$2")
     t=$(rate "$3")
-    [ -n "$c" ] && [ -n "$t" ] && awk -v l="$1" -v c="$c" -v t="$t" \
-        'BEGIN { printf "  %-40s C %6.0f / PyTorch %6.0f = %.2fx (target >= 1.5x)\n", l, c, t, c / t }'
+    cc=$(cpu_rate "$2")
+    tc=$(cpu_rate "$3")
+    [ -n "$c" ] && [ -n "$t" ] && awk -v l="$1" -v c="$c" -v t="$t" -v cc="$cc" -v tc="$tc" \
+        'BEGIN { printf "  %-20s images/s: C %6.0f / PyTorch %6.0f = %.2fx;  per CPU-second: %.2fx (target >= 1.5x)\n", l, c, t, c / t, cc / tc }'
     return 0
 }
 if [ "$have_torch" = 1 ]; then
-    echo "C trainer / PyTorch, same number of threads on both sides:"
+    echo "C trainer / PyTorch, the same number of threads on both sides:"
     ratio "1 thread each:" c_1 torch_1
-    if [ -f "$tmp/torch_all" ]; then
-        ratio "${cores} threads each:" c_all torch_all
-    else
-        ratio "${cores} threads each (PyTorch's default):" c_all torch_default
-    fi
-    echo "and each at its default (C: ${cores} threads, PyTorch: $(threads torch_default)):"
-    ratio "defaults:" c_all torch_default
+    [ -f "$tmp/torch_all" ] && ratio "${cores} threads each:" c_all torch_all
 fi

@@ -1,10 +1,11 @@
 /*
  * test_cpu.c - lab 05's CPU trainer against PyTorch (fixtures made once by
  * make_fixtures.py, no torch needed here), its determinism, and saving and
- * loading parameters.
+ * loading parameters, and the same bits for any number of threads.
  *
  *   test-lab05-cpu FIXTURE_DIR SCRATCH_DIR
  */
+#define _POSIX_C_SOURCE 200809L
 #include "net.h"
 
 #include "lab/compare.h"
@@ -202,6 +203,58 @@ static void test_deterministic(void)
     free(x);
 }
 
+/* The same steps on 1, 2, 3 and 16 threads (GPULAB_LAB05_THREADS): the same
+ * bits in every loss, gradient and parameter. 37 samples do not divide
+ * evenly among the threads or the 16 slices. */
+static void test_threads_same_bits(void)
+{
+    l5_net net;
+    l5_cpu ref, c;
+    char why[256];
+    enum { B = 37, STEPS = 3 };
+    const char *counts[] = { "2", "3", "16" };
+    float *x = malloc(sizeof(float) * B * 3 * 32 * 32), ref_loss[STEPS];
+    int y[B];
+    lab_rng rng;
+    l5_net_cnn(&net);
+    lab_rng_seed(&rng, 12, 0);
+    lab_rng_fill_uniform(&rng, x, (size_t)B * 3 * 32 * 32, -1.0f, 1.0f);
+    for (int i = 0; i < B; i++)
+        y[i] = (int)lab_rng_below(&rng, 10);
+    setenv("GPULAB_LAB05_THREADS", "1", 1);
+    if (l5_cpu_create(&ref, &net, B, NULL, 2, 1e-3, why, sizeof(why))) {
+        failures++;
+        free(x);
+        return;
+    }
+    EXPECT(ref.threads == 1, "GPULAB_LAB05_THREADS=1 gave %d threads", ref.threads);
+    for (int s = 0; s < STEPS; s++)
+        ref_loss[s] = l5_cpu_step(&ref, x, y, B, NULL);
+    for (size_t t = 0; t < sizeof(counts) / sizeof(counts[0]); t++) {
+        setenv("GPULAB_LAB05_THREADS", counts[t], 1);
+        if (l5_cpu_create(&c, &net, B, NULL, 2, 1e-3, why, sizeof(why))) {
+            failures++;
+            break;
+        }
+        EXPECT(c.threads == atoi(counts[t]), "GPULAB_LAB05_THREADS=%s gave %d threads", counts[t],
+               c.threads);
+        for (int s = 0; s < STEPS; s++) {
+            float l = l5_cpu_step(&c, x, y, B, NULL);
+            EXPECT(memcmp(&l, &ref_loss[s], sizeof(l)) == 0,
+                   "%s threads, step %d: loss %.9g, on 1 thread %.9g", counts[t], s, l,
+                   ref_loss[s]);
+        }
+        EXPECT(memcmp(c.grads, ref.grads, sizeof(float) * net.n_params) == 0,
+               "%s threads: gradients differ from 1 thread's", counts[t]);
+        EXPECT(memcmp(c.params, ref.params, sizeof(float) * net.n_params) == 0,
+               "%s threads: parameters differ from 1 thread's", counts[t]);
+        l5_cpu_destroy(&c);
+    }
+    unsetenv("GPULAB_LAB05_THREADS");
+    l5_cpu_destroy(&ref);
+    free(x);
+}
+
 /* Saving every tensor as .npy and loading it back gives the same bits. */
 static void test_save_load(void)
 {
@@ -246,8 +299,9 @@ int main(int argc, char **argv)
     RUN(test_cnn_matches_pytorch());
     RUN(test_mlp_matches_pytorch(argv[2]));
     RUN(test_deterministic());
+    RUN(test_threads_same_bits());
     RUN(test_save_load());
-    int tests = 4;
+    int tests = 5;
     printf("%d passed, %d failed\n", passes, tests - passes);
     return passes == tests ? 0 : 1;
 }
