@@ -89,8 +89,10 @@ int fault_allocation(const void *p, allocation *out);
 //
 // Host code that touches device memory faults, as on a GPU: each device's
 // memory is kept inaccessible while no operation of the runtime uses it.
-// The executor, the workers and the runtime's own host-side work open it
-// for as long as they use it (calls nest; the last close closes it).
+// Kernels and cuBLAS calls open all of it, for a run of them on an executor
+// (device_memory_batch_open); copies and sets, and the runtime's own
+// host-side fills, open only the bytes they touch. Opens nest; the last
+// close closes.
 
 // Device d's memory is [base, base + size); mapped, and closed from now on.
 void protect_device_memory(int d, uintptr_t base, size_t size);
@@ -98,15 +100,26 @@ void protect_device_memory(int d, uintptr_t base, size_t size);
 void device_memory_grow(int d, uintptr_t end);
 void device_memory_open();
 void device_memory_close();
+// [p, p + n), when it is device memory (nothing otherwise).
+void device_memory_open(const void *p, size_t n);
+void device_memory_close(const void *p, size_t n);
+// On an executor thread: opens all device memory until the executor's queue
+// is empty (kernels, cuBLAS calls: a run of them pays once).
+void device_memory_batch_open();
+// On the executor thread, before it says that its last queued op is done:
+// closes what device_memory_batch_open opened.
+void device_memory_batch_close();
 struct device_memory_scope {
-    device_memory_scope()
+    device_memory_scope(const void *p, size_t n) : p_(p), n_(n)
     {
-        device_memory_open();
+        device_memory_open(p, n);
     }
     ~device_memory_scope()
     {
-        device_memory_close();
+        device_memory_close(p_, n_);
     }
+    const void *p_;
+    size_t n_;
     device_memory_scope(const device_memory_scope &) = delete;
     device_memory_scope &operator=(const device_memory_scope &) = delete;
 };

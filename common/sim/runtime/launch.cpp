@@ -753,6 +753,7 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
     pool &p = the_pool();
     std::lock_guard<std::mutex> own(p.owner);
     install_fault_handler();
+    device_memory_batch_open();
     uint64_t helpers =
         (uint64_t)p.workers < j->total_blocks - 1 ? (uint64_t)p.workers : j->total_blocks - 1;
     if (helpers > 0 && !j->sync) {

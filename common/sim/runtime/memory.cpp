@@ -185,7 +185,7 @@ cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api,
         memset((void *)p, 0, size);
     } else {
         device_memory_grow(d, p + need);
-        device_memory_scope open;
+        device_memory_scope open((void *)p, size);
         memset((void *)p, poison, size);
     }
     check_alloc(p, size, d, managed, api, site);
@@ -201,7 +201,7 @@ void release(const allocation &al)
     if (al.managed) {
         memset((void *)al.base, poison, al.size);
     } else {
-        device_memory_scope open;
+        device_memory_scope open((void *)al.base, al.size);
         memset((void *)al.base, poison, al.size);
     }
     check_free(al.base, al.size);
@@ -331,6 +331,7 @@ cudaError_t copy(void *dst, const void *src, size_t n, cudaMemcpyKind kind, cuda
     if (e != cudaSuccess || n == 0)
         return record(e, call);
     e = enqueue(s, call, [dst, src, n, s, call]() {
+        device_memory_scope to(dst, n), from(src, n);
         memmove(dst, src, n);
         check_mark_init(dst, n);
         model_copy(s, dst, src, n, call);
@@ -360,6 +361,7 @@ cudaError_t set(void *p, int value, size_t n, cudaStream_t s, bool wait, const c
     if (e != cudaSuccess)
         return record(e, call);
     e = enqueue(s, call, [p, value, n, s]() {
+        device_memory_scope to(p, n);
         memset(p, value, n);
         check_mark_init(p, n);
         model_memset(s, n);
@@ -615,6 +617,8 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spi
     if (e != cudaSuccess)
         return record(e, "cudaMemcpy2D");
     e = enqueue(s, "cudaMemcpy2D", [=]() {
+        device_memory_scope to(dst, dpitch * (height - 1) + width),
+            from(src, spitch * (height - 1) + width);
         for (size_t r = 0; r < height; r++) {
             memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
             check_mark_init((char *)dst + r * dpitch, width);
@@ -736,7 +740,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, si
     e = device_sync(d); // a blocking copy: the error of work before it shows here
     if (e != cudaSuccess)
         return record(e);
-    device_memory_scope open; // src may be device memory (cudaMemcpyDeviceToDevice)
+    device_memory_scope open(src, n); // src may be device memory (cudaMemcpyDeviceToDevice)
     memmove((char *)symbol + offset, src, n);
     return cudaSuccess;
 }
@@ -756,7 +760,7 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t
     e = device_sync(d); // a blocking copy: the error of work before it shows here
     if (e != cudaSuccess)
         return record(e);
-    device_memory_scope open; // dst may be device memory (cudaMemcpyDeviceToDevice)
+    device_memory_scope open(dst, n); // dst may be device memory (cudaMemcpyDeviceToDevice)
     memmove(dst, (const char *)symbol + offset, n);
     return cudaSuccess;
 }

@@ -4,11 +4,13 @@
 // `x = d_x[0]` in host code is a segmentation fault. Here device memory is
 // memory of the same process, so the simulator keeps each device's memory
 // (not managed memory, which host and kernels share) PROT_NONE whenever no
-// operation uses it: it is opened (mprotect) when the first operation
-// starts, closed when the last ends. Host code is caught when no kernel,
-// copy, set or cuBLAS call is running: before the first launch, and after a
-// synchronizing call. While queued work runs asynchronously, device memory
-// is open to host code too.
+// operation uses it. A kernel or cuBLAS call opens all of it (mprotect), and
+// a run of them on an executor pays once: the executor closes it when its
+// queue is empty. A copy or a set opens only the pages it touches, which
+// costs little however much memory is allocated. Host code is caught when
+// no kernel, copy, set or cuBLAS call is running: before the first launch,
+// and after a synchronizing call. While queued work runs asynchronously,
+// what it opened is open to host code too.
 //
 // Memory protection keys (pkey_mprotect) would catch every host access,
 // since their rights are per thread, but threads the simulator does not own
@@ -35,6 +37,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace gpulab_sim
 {
@@ -51,8 +54,13 @@ struct region {
 
 region regions[max_devices];
 std::mutex protect_mutex;
-int users = 0;       // operations using device memory now
+int users = 0;       // operations using all device memory now
 bool failed = false; // an mprotect failed: device memory stays open
+struct pages {
+    uintptr_t lo, hi;
+};
+std::vector<pages> &open_pages = *new std::vector<pages>; // opened by copies and sets now
+thread_local bool batch_open = false;                     // this executor opened all device memory
 
 size_t page_size()
 {
@@ -60,22 +68,42 @@ size_t page_size()
     return p;
 }
 
-// Opens (or closes) every device's memory used so far. Caller holds protect_mutex.
+void fail_open();
+
+void set_pages(uintptr_t lo, uintptr_t hi, int prot)
+{
+    if (!failed && mprotect((void *)lo, hi - lo, prot) != 0)
+        fail_open();
+}
+
+// Opens (or closes) every device's memory used so far; closing it keeps
+// the pages that copies use now open. Caller holds protect_mutex.
 void set_all(int prot)
 {
     for (region &r : regions) {
         uintptr_t base = r.base.load(std::memory_order_relaxed);
         if (!base || !r.reach)
             continue;
-        if (mprotect((void *)base, r.reach, prot) != 0 && !failed) {
-            failed = true;
-            report("cannot change the protection of device memory (mprotect: %s); host code "
-                   "that reads device memory will not be caught in this run",
-                   strerror(errno));
+        if (mprotect((void *)base, r.reach, prot) != 0 && prot == PROT_NONE) {
+            fail_open();
+            return;
         }
     }
-    if (failed && prot == PROT_NONE)
-        set_all(PROT_READ | PROT_WRITE);
+    if (prot == PROT_NONE)
+        for (const pages &p : open_pages)
+            set_pages(p.lo, p.hi, PROT_READ | PROT_WRITE);
+}
+
+// An mprotect failed: everything open for the rest of the run, said once.
+void fail_open()
+{
+    if (failed)
+        return;
+    failed = true;
+    report("cannot change the protection of device memory (mprotect: %s); host code that "
+           "reads device memory will not be caught in this run",
+           strerror(errno));
+    set_all(PROT_READ | PROT_WRITE);
 }
 
 // Where the faulting host code is: the first frame of the program (not of a
@@ -236,6 +264,61 @@ void device_memory_close()
     std::lock_guard<std::mutex> lock(protect_mutex);
     if (--users == 0 && !failed)
         set_all(PROT_NONE);
+}
+
+// The whole pages of [p, p + n) when that is device memory.
+bool page_span(const void *p, size_t n, pages *out)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (!n || region_of(a) < 0)
+        return false;
+    out->lo = a / page_size() * page_size();
+    out->hi = (a + n + page_size() - 1) / page_size() * page_size();
+    return true;
+}
+
+void device_memory_open(const void *p, size_t n)
+{
+    pages s;
+    if (!page_span(p, n, &s))
+        return;
+    std::lock_guard<std::mutex> lock(protect_mutex);
+    open_pages.push_back(s);
+    if (users == 0)
+        set_pages(s.lo, s.hi, PROT_READ | PROT_WRITE);
+}
+
+void device_memory_close(const void *p, size_t n)
+{
+    pages s;
+    if (!page_span(p, n, &s))
+        return;
+    std::lock_guard<std::mutex> lock(protect_mutex);
+    for (size_t i = 0; i < open_pages.size(); i++)
+        if (open_pages[i].lo == s.lo && open_pages[i].hi == s.hi) {
+            open_pages.erase(open_pages.begin() + (long)i);
+            break;
+        }
+    if (users > 0)
+        return;
+    set_pages(s.lo, s.hi, PROT_NONE);
+    for (const pages &o : open_pages) // a page another copy still uses
+        if (o.lo < s.hi && s.lo < o.hi)
+            set_pages(o.lo, o.hi, PROT_READ | PROT_WRITE);
+}
+
+void device_memory_batch_open()
+{
+    if (!batch_open)
+        device_memory_open();
+    batch_open = true;
+}
+
+void device_memory_batch_close()
+{
+    if (batch_open)
+        device_memory_close();
+    batch_open = false;
 }
 
 bool in_device_memory(uintptr_t addr)

@@ -82,11 +82,6 @@ double now_ms()
 void run_executor(int d, executor *x)
 {
     model_executor(d);
-    // Device memory is open while this executor has work (protect.cpp): opened
-    // before its first op, closed when its queue is empty, before the host
-    // learns that the last op is done, so host code after a synchronizing
-    // call finds it closed.
-    bool open = false;
     for (;;) {
         op o;
         {
@@ -101,18 +96,15 @@ void run_executor(int d, executor *x)
             failed = x->raised != cudaSuccess;
         }
         cudaError_t e = cudaSuccess;
-        if (!failed && sticky(d) == cudaSuccess) {
-            if (!open)
-                device_memory_open();
-            open = true;
+        if (!failed && sticky(d) == cudaSuccess)
             e = o.fn();
-        }
         o.fn = nullptr; // release captured state before announcing completion
         std::lock_guard<std::mutex> lock(x->m);
-        if (open && x->queue.empty()) {
-            device_memory_close();
-            open = false;
-        }
+        // Device memory that a run of kernels opened is closed before the
+        // host learns that the last of them is done (protect.cpp): host code
+        // after a synchronizing call finds it closed.
+        if (x->queue.empty())
+            device_memory_batch_close();
         if (e != cudaSuccess && x->raised == cudaSuccess) {
             x->raised = e;
             x->raised_seq = o.seq;
