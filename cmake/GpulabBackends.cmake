@@ -99,9 +99,14 @@ function(gpulab_sim_check_twin target)
   endforeach()
   set(copy_props INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES)
   set(tsan_flags
-    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -g -gdwarf-4>)
+    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -g -gdwarf-4>
+    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:--param=tsan-instrument-func-entry-exit=0>
+    "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:Clang>>:SHELL:-mllvm -tsan-instrument-func-entry-exit=0 -mllvm -tsan-instrument-read-before-write=1>")
   # (DWARF 4: binutils' addr2line misreads the file of #line-mapped code in
-  # GCC 12's DWARF 5, and the reports must name the .cu file.)
+  # GCC 12's DWARF 5, and the reports must name the .cu file. GCC and clang
+  # spell "no calls at function entry and exit" differently; clang also
+  # drops the read of `x[i] += v` unless told to keep it, and initcheck
+  # needs that read.)
   if(cu_srcs AND GPULAB_BASH AND CMAKE_OBJCOPY AND CMAKE_READELF AND CMAKE_LINKER)
     # The kernels, plain (the program's and the copy's) and instrumented.
     foreach(lib IN ITEMS ${target}.cu ${twin}.cu)

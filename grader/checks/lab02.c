@@ -256,11 +256,17 @@ static int judge_host_read(const grade_case *c, const grade_json_object *r, cons
     (void)out;
     (void)err;
     if (!strcmp(outcome, "value") && v && p && strtod(v, NULL) == strtod(p, NULL))
-        ok = 1; /* the simulator; or a system whose CPU can read GPU memory */
+        ok = !sim; /* a system whose CPU can read GPU memory */
     else if (!strcmp(outcome, "signal") && (!strcmp(sig, "SIGSEGV") || !strcmp(sig, "SIGBUS")))
-        ok = !sim;
+        ok = 1; /* a PCIe GPU, and the simulator */
     if (!ok) {
-        if (!strcmp(outcome, "value"))
+        if (!strcmp(outcome, "value") && sim)
+            snprintf(why, len,
+                     "host_reads_device returned %.40s without reading device memory (on the "
+                     "simulator, as on a GPU, that read kills the process with SIGSEGV) — it "
+                     "must return d_x[0]",
+                     v ? v : "nothing");
+        else if (!strcmp(outcome, "value"))
             snprintf(why, len,
                      "host_reads_device returned %.40s, but the device holds %.40s — it must "
                      "return d_x[0]",
@@ -280,7 +286,7 @@ static int errors_host_read(grade_case *c, const grade_env *env, char *why, size
 {
     c->judge = judge_host_read;
     if (strcmp(env->backend, "sim") == 0) {
-        c->ctx = malloc(1); /* non-NULL: on the simulator the read must succeed */
+        c->ctx = malloc(1); /* non-NULL: on the simulator the read must fault */
         if (!c->ctx) {
             snprintf(why, len, "out of memory");
             return -1;

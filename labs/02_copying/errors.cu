@@ -37,8 +37,8 @@ __global__ void write_ids_kernel(float *p, int n)
 float host_reads_device(const float *d_x)
 {
     // TODO: return d_x[0] — read the device pointer from host code, on
-    // purpose. (The harness runs this in a child process, because on a GPU
-    // it crashes.)
+    // purpose. (The harness runs this in a child process, because on a GPU,
+    // and on the simulator, it crashes.)
     (void)d_x;
     return 0.0f;
 }

@@ -40,8 +40,8 @@ float host_reads_device(const float *d_x)
     return d_x[0]; // the mistake: d_x is device memory, and this is host code
     // === STUB
     // TODO: return d_x[0] — read the device pointer from host code, on
-    // purpose. (The harness runs this in a child process, because on a GPU
-    // it crashes.)
+    // purpose. (The harness runs this in a child process, because on a GPU,
+    // and on the simulator, it crashes.)
     (void)d_x;
     return 0.0f;
     // <<< END

@@ -582,9 +582,14 @@ bool is_builtin(uintptr_t a)
 inline void check_access(const void *p, size_t size, bool write, uintptr_t pc, bool atomic = false)
 {
     checker *c = ck;
-    if (!c || !c->in_kernel)
-        return;
     uintptr_t a = (uintptr_t)p;
+    if (!c || !c->in_kernel) {
+        // Host code: device memory is out of its reach (protect.cpp), even
+        // while work it queued runs.
+        if (a >= arenas_lo && a < arenas_hi && in_device_memory(a))
+            host_access(a, size, write, location(pc).c_str());
+        return;
+    }
     if (a >= c->task_lo && a < c->task_hi)
         return; // the kernel's arguments
     if (a >= c->tls_lo && a < c->tls_hi) {

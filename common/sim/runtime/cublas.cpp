@@ -187,6 +187,7 @@ cublasStatus_t begin(cublasHandle_t h, const char *fn, call *c)
 cublasStatus_t queue(const call &c, std::function<void()> work)
 {
     cudaError_t e = gpulab_sim::enqueue(c.h->stream, c.fn, [work]() {
+        gpulab_sim::device_memory_batch_open();
         work();
         return cudaSuccess;
     });

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
+#include <string>
 
 namespace gpulab_sim
 {
@@ -55,6 +57,12 @@ struct allocation {
     size_t size = 0;
     int device = -1;
     bool managed = false;
+    // The call that made it: "cudaMalloc" and the like, and its place in the
+    // program (null and 0 when the call did not go through cuda_runtime.h).
+    const char *api = nullptr;
+    const char *file = nullptr;
+    int line = 0;
+    const char *function = nullptr;
 };
 // The live allocation containing p, if any.
 bool find_allocation(const void *p, allocation *out);
@@ -71,6 +79,68 @@ void free_all(int d);
 // Bytes allocated on device d, and the size of its arena.
 size_t used_bytes(int d);
 size_t arena_bytes(int d);
+// For the report of a host access to device memory, from a signal handler:
+// 1 and *out when p is in a live allocation, 0 when not, -1 when the
+// allocations could not be looked at (their lock stayed taken).
+int fault_allocation(const void *p, allocation *out);
+
+// ---------------------------------------------------------------------------
+// Host code and device memory (protect.cpp)
+//
+// Host code that touches device memory faults, as on a GPU: each device's
+// memory is kept inaccessible while no operation of the runtime uses it.
+// Kernels and cuBLAS calls open all of it, for a run of them on an executor
+// (device_memory_batch_open); copies and sets, and the runtime's own
+// host-side fills, open only the bytes they touch. Opens nest; the last
+// close closes.
+
+// Device d's memory is [base, base + size); mapped, and closed from now on.
+void protect_device_memory(int d, uintptr_t base, size_t size);
+// Allocations of device d now reach up to `end`.
+void device_memory_grow(int d, uintptr_t end);
+void device_memory_open();
+void device_memory_close();
+// [p, p + n), when it is device memory (nothing otherwise).
+void device_memory_open(const void *p, size_t n);
+void device_memory_close(const void *p, size_t n);
+// On an executor thread: opens all device memory until the executor's queue
+// is empty (kernels, cuBLAS calls: a run of them pays once).
+void device_memory_batch_open();
+// On the executor thread, before it says that its last queued op is done:
+// closes what device_memory_batch_open opened.
+void device_memory_batch_close();
+struct device_memory_scope {
+    device_memory_scope(const void *p, size_t n) : p_(p), n_(n)
+    {
+        device_memory_open(p, n);
+    }
+    ~device_memory_scope()
+    {
+        device_memory_close(p_, n_);
+    }
+    const void *p_;
+    size_t n_;
+    device_memory_scope(const device_memory_scope &) = delete;
+    device_memory_scope &operator=(const device_memory_scope &) = delete;
+};
+// A fault of host code: when `addr` is device memory, reports the access
+// (the host line, the pointer, its allocation) and ends the program with
+// SIGSEGV; returns when it is not, for the caller to handle. `pc` is the
+// faulting instruction (0 if unknown), `write` 1, 0 or -1 (not known).
+void host_fault(uintptr_t addr, uintptr_t pc, int write);
+// Whether addr lies in some device's memory (not managed memory).
+bool in_device_memory(uintptr_t addr);
+// The check twin's hooks saw host code access device memory: the report
+// and SIGSEGV, with the access's size and its place (file:line).
+[[noreturn]] void host_access(uintptr_t addr, size_t size, int write, const char *where);
+// SIGSEGV and SIGBUS go to the simulator's handler (launch.cpp): a fault in
+// a kernel is the kernel's, a fault of host code in device memory is
+// reported, any other is the usual crash.
+void install_fault_handler();
+// " at file:line" of the instruction at pc when the program has line
+// information and addr2line is there; else "". `known` lists source files
+// the answer may stand for (launch.cpp).
+std::string source_line(uintptr_t pc, std::initializer_list<const char *> known);
 
 // ---------------------------------------------------------------------------
 // Streams and the device executor (stream.cpp)

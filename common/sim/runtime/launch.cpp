@@ -218,11 +218,22 @@ void set_error(job *j, cudaError_t e)
 }
 
 // ---------------------------------------------------------------------------
-// Faults: a kernel that dereferences a wild pointer lands here.
+// Faults: a kernel that dereferences a wild pointer lands here, and so does
+// host code that touches device memory (protect.cpp).
 
 void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     if (!worker_tls || !worker_tls->in_kernel) {
+        uintptr_t pc = 0;
+        int write = -1;
+#if defined(__x86_64__) && defined(REG_RIP)
+        const ucontext_t *uc = static_cast<const ucontext_t *>(uctx);
+        pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+        write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#elif defined(__aarch64__)
+        pc = (uintptr_t) static_cast<const ucontext_t *>(uctx)->uc_mcontext.pc;
+#endif
+        host_fault((uintptr_t)info->si_addr, pc, write); // ends the program if it was that
         signal(sig, SIG_DFL);
         raise(sig);
         return;
@@ -244,6 +255,8 @@ void on_fault(int sig, siginfo_t *info, void *uctx)
     siglongjmp(worker_tls->escape, 2);
 }
 
+} // namespace
+
 void install_fault_handler()
 {
     static std::once_flag once;
@@ -257,6 +270,9 @@ void install_fault_handler()
         sigaction(SIGBUS, &sa, nullptr);
     });
 }
+
+namespace
+{
 
 // Never freed: a worker's state lives as long as its thread.
 void prepare_worker()
@@ -304,6 +320,8 @@ std::string original_file(const std::string &file, std::initializer_list<const c
     return out;
 }
 
+} // namespace
+
 // " at file:line" of the instruction at pc, when the program has line
 // information (-g) and addr2line is there; else "".
 std::string source_line(uintptr_t pc, std::initializer_list<const char *> known)
@@ -331,6 +349,9 @@ std::string source_line(uintptr_t pc, std::initializer_list<const char *> known)
     }
     return where;
 }
+
+namespace
+{
 
 // A fault in the worker's static shared-memory window: an index past the end
 // (or before the start) of a __shared__ array. Returns false for other faults.
@@ -773,6 +794,7 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp)
     std::lock_guard<std::mutex> own(p.owner);
     install_fault_handler();
     j->plain = plain_copy(j->req.ops, j->total_blocks);
+    device_memory_batch_open();
     uint64_t helpers =
         (uint64_t)p.workers < j->total_blocks - 1 ? (uint64_t)p.workers : j->total_blocks - 1;
     if (j->cooperative)

@@ -5,6 +5,11 @@
 // Fresh and freed device memory is filled with 0xff bytes, so a float read
 // before it was written is NaN and an int is -1: reading uninitialized device
 // memory shows up in results instead of passing by luck.
+//
+// Each arena has two halves: device memory (cudaMalloc), which host code may
+// not touch (protect.cpp keeps it closed while no operation uses it), and
+// managed memory (cudaMallocManaged), which host and kernels share. Both
+// draw on one budget, the device's memory size.
 
 // This file defines cudaMalloc and its kin: cuda_runtime.h must not turn
 // their names into the macros that record a call's place.
@@ -18,6 +23,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <mutex>
 
@@ -33,9 +39,10 @@ constexpr int max_devices = 16;
 
 struct arena {
     uintptr_t base = 0;
-    size_t size = 0;
-    size_t used = 0;
-    std::map<uintptr_t, size_t> free_blocks; // start -> length, coalesced
+    size_t size = 0; // of each half: device memory at base, managed memory after it
+    size_t used = 0; // both halves together, at most size
+    std::map<uintptr_t, size_t> free_blocks;  // device half: start -> length, coalesced
+    std::map<uintptr_t, size_t> free_managed; // managed half
 };
 
 std::mutex mem_mutex;
@@ -64,7 +71,7 @@ arena *arena_for(int d)
     if (a.base)
         return &a;
     size_t size = arena_size_setting();
-    void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+    void *p = mmap(nullptr, 2 * size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         report("cannot reserve %zu MiB of address space for simulated device %d's memory "
@@ -75,7 +82,9 @@ arena *arena_for(int d)
     a.base = (uintptr_t)p;
     a.size = size;
     a.free_blocks[a.base] = size;
-    check_arena(d, a.base, a.size);
+    a.free_managed[a.base + size] = size;
+    protect_device_memory(d, a.base, size);
+    check_arena(d, a.base, 2 * size);
     return &a;
 }
 
@@ -84,37 +93,37 @@ size_t round_up(size_t n, size_t to)
     return (n + to - 1) / to * to;
 }
 
-uintptr_t take_block(arena &a, size_t need)
+uintptr_t take_block(std::map<uintptr_t, size_t> &free_blocks, size_t need)
 {
-    for (auto it = a.free_blocks.begin(); it != a.free_blocks.end(); ++it) {
+    for (auto it = free_blocks.begin(); it != free_blocks.end(); ++it) {
         if (it->second < need)
             continue;
         uintptr_t start = it->first;
         size_t len = it->second;
-        a.free_blocks.erase(it);
+        free_blocks.erase(it);
         if (len > need)
-            a.free_blocks[start + need] = len - need;
+            free_blocks[start + need] = len - need;
         return start;
     }
     return 0;
 }
 
-void give_block(arena &a, uintptr_t start, size_t len)
+void give_block(std::map<uintptr_t, size_t> &free_blocks, uintptr_t start, size_t len)
 {
-    auto next = a.free_blocks.lower_bound(start);
-    if (next != a.free_blocks.end() && start + len == next->first) {
+    auto next = free_blocks.lower_bound(start);
+    if (next != free_blocks.end() && start + len == next->first) {
         len += next->second;
-        a.free_blocks.erase(next);
+        free_blocks.erase(next);
     }
-    auto prev = a.free_blocks.lower_bound(start);
-    if (prev != a.free_blocks.begin()) {
+    auto prev = free_blocks.lower_bound(start);
+    if (prev != free_blocks.begin()) {
         --prev;
         if (prev->first + prev->second == start) {
             prev->second += len;
             return;
         }
     }
-    a.free_blocks[start] = len;
+    free_blocks[start] = len;
 }
 
 // Live allocation containing p. Caller holds mem_mutex.
@@ -156,7 +165,9 @@ cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api,
     size_t need = round_up(size, alignment) + redzone;
     std::lock_guard<std::mutex> lock(mem_mutex);
     arena *a = arena_for(d);
-    uintptr_t p = a ? take_block(*a, need) : 0;
+    uintptr_t p = a && a->used + need <= a->size
+                      ? take_block(managed ? a->free_managed : a->free_blocks, need)
+                      : 0;
     if (!p)
         return record(cudaErrorMemoryAllocation, api);
     a->used += need;
@@ -165,8 +176,18 @@ cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api,
     al.size = size;
     al.device = d;
     al.managed = managed;
+    al.api = api;
+    al.file = site.file;
+    al.line = site.line;
+    al.function = site.function;
     live[p] = al;
-    memset((void *)p, managed ? 0 : poison, size);
+    if (managed) {
+        memset((void *)p, 0, size);
+    } else {
+        device_memory_grow(d, p + need);
+        device_memory_scope open((void *)p, size);
+        memset((void *)p, poison, size);
+    }
     check_alloc(p, size, d, managed, api, site);
     *out = (void *)p;
     return cudaSuccess;
@@ -177,10 +198,15 @@ void release(const allocation &al)
 {
     arena &a = arenas[al.device];
     size_t len = round_up(al.size, alignment) + redzone;
-    memset((void *)al.base, poison, al.size);
+    if (al.managed) {
+        memset((void *)al.base, poison, al.size);
+    } else {
+        device_memory_scope open((void *)al.base, al.size);
+        memset((void *)al.base, poison, al.size);
+    }
     check_free(al.base, al.size);
     a.used -= len;
-    give_block(a, al.base, len);
+    give_block(al.managed ? a.free_managed : a.free_blocks, al.base, len);
     live.erase(al.base);
 }
 
@@ -225,7 +251,7 @@ cudaError_t classify(const void *p, size_t n, span *out, const char *what, const
         return cudaSuccess;
     }
     for (int d = 0; d < max_devices; d++) {
-        if (arenas[d].base && u >= arenas[d].base && u < arenas[d].base + arenas[d].size) {
+        if (arenas[d].base && u >= arenas[d].base && u < arenas[d].base + 2 * arenas[d].size) {
             report("%s: the %s pointer %p is device memory of device %d that is not allocated "
                    "(freed already, or never returned by cudaMalloc)",
                    call, what, p, d);
@@ -305,6 +331,7 @@ cudaError_t copy(void *dst, const void *src, size_t n, cudaMemcpyKind kind, cuda
     if (e != cudaSuccess || n == 0)
         return record(e, call);
     e = enqueue(s, call, [dst, src, n, s, call]() {
+        device_memory_scope to(dst, n), from(src, n);
         memmove(dst, src, n);
         check_mark_init(dst, n);
         model_copy(s, dst, src, n, call);
@@ -334,6 +361,7 @@ cudaError_t set(void *p, int value, size_t n, cudaStream_t s, bool wait, const c
     if (e != cudaSuccess)
         return record(e, call);
     e = enqueue(s, call, [p, value, n, s]() {
+        device_memory_scope to(p, n);
         memset(p, value, n);
         check_mark_init(p, n);
         model_memset(s, n);
@@ -371,9 +399,25 @@ int arena_of(const void *p)
     std::lock_guard<std::mutex> lock(mem_mutex);
     uintptr_t u = (uintptr_t)p;
     for (int d = 0; d < max_devices; d++)
-        if (arenas[d].base && u >= arenas[d].base && u < arenas[d].base + arenas[d].size)
+        if (arenas[d].base && u >= arenas[d].base && u < arenas[d].base + 2 * arenas[d].size)
             return d;
     return -1;
+}
+
+int fault_allocation(const void *p, allocation *out)
+{
+    // The faulting thread may be anywhere: wait a while for the lock, never forever.
+    for (int tries = 0; !mem_mutex.try_lock(); tries++) {
+        if (tries == 1000)
+            return -1;
+        struct timespec ms = { 0, 1000000 };
+        nanosleep(&ms, nullptr);
+    }
+    const allocation *al = lookup((uintptr_t)p);
+    if (al)
+        *out = *al;
+    mem_mutex.unlock();
+    return al ? 1 : 0;
 }
 
 bool is_pinned_host(const void *p)
@@ -573,6 +617,8 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spi
     if (e != cudaSuccess)
         return record(e, "cudaMemcpy2D");
     e = enqueue(s, "cudaMemcpy2D", [=]() {
+        device_memory_scope to(dst, dpitch * (height - 1) + width),
+            from(src, spitch * (height - 1) + width);
         for (size_t r = 0; r < height; r++) {
             memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
             check_mark_init((char *)dst + r * dpitch, width);
@@ -694,6 +740,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, si
     e = device_sync(d); // a blocking copy: the error of work before it shows here
     if (e != cudaSuccess)
         return record(e);
+    device_memory_scope open(src, n); // src may be device memory (cudaMemcpyDeviceToDevice)
     memmove((char *)symbol + offset, src, n);
     return cudaSuccess;
 }
@@ -713,6 +760,7 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t
     e = device_sync(d); // a blocking copy: the error of work before it shows here
     if (e != cudaSuccess)
         return record(e);
+    device_memory_scope open(dst, n); // dst may be device memory (cudaMemcpyDeviceToDevice)
     memmove(dst, (const char *)symbol + offset, n);
     return cudaSuccess;
 }

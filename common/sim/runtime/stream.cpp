@@ -100,6 +100,11 @@ void run_executor(int d, executor *x)
             e = o.fn();
         o.fn = nullptr; // release captured state before announcing completion
         std::lock_guard<std::mutex> lock(x->m);
+        // Device memory that a run of kernels opened is closed before the
+        // host learns that the last of them is done (protect.cpp): host code
+        // after a synchronizing call finds it closed.
+        if (x->queue.empty())
+            device_memory_batch_close();
         if (e != cudaSuccess && x->raised == cudaSuccess) {
             x->raised = e;
             x->raised_seq = o.seq;

@@ -15,6 +15,19 @@
 #include <type_traits>
 #include <utility>
 
+// Whether this file is compiled for a check twin (-fsanitize=thread): GCC says
+// so with __SANITIZE_THREAD__, clang through __has_feature.
+#if defined(__SANITIZE_THREAD__)
+#define GPULAB_SIM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GPULAB_SIM_TSAN 1
+#endif
+#endif
+#ifndef GPULAB_SIM_TSAN
+#define GPULAB_SIM_TSAN 0
+#endif
+
 // ---------------------------------------------------------------------------
 // Qualifiers. Kernels and device functions are ordinary functions; __shared__
 // variables are per worker thread, and a worker runs one block at a time, so
@@ -154,7 +167,7 @@ void run_block(void *p)
 {
     auto *t = static_cast<task<Body, Args> *>(p);
     const unsigned nx = blockDim.x, ny = blockDim.y, nz = blockDim.z;
-#if defined(__SANITIZE_THREAD__)
+#if GPULAB_SIM_TSAN
     for (unsigned z = 0; z < nz; z++)
         for (unsigned y = 0; y < ny; y++)
             for (unsigned x = 0; x < nx; x++) {

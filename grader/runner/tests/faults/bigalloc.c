@@ -10,7 +10,7 @@
 int main(void)
 {
     size_t bytes = (size_t)64 << 30;
-    char *p = malloc(bytes);
+    char *volatile p = malloc(bytes); /* volatile: clang would drop the unused allocation */
     if (!p) {
         fprintf(stderr, "bigalloc: malloc(64 GiB) failed: out of memory\n");
         abort();
