@@ -49,7 +49,7 @@ static void misbehave(const char *mode)
             }
     }
     if (!strcmp(mode, "bigalloc")) {
-        char *p = malloc((size_t)64 << 30);
+        char *volatile p = malloc((size_t)64 << 30); /* volatile: clang would drop it */
         if (!p) {
             fprintf(stderr, "fake lab: malloc(64 GiB) failed: out of memory\n");
             abort();
