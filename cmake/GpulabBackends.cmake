@@ -81,6 +81,17 @@ endif()
 # library that the program links, and tools/gpulab-sim-plain-copy links those
 # objects, renamed, beside the instrumented ones. Without objcopy, readelf and
 # ld (or bash) the twin has no copy and runs every block instrumented.
+# The flags of instrumented (check-twin) kernel code, for every target that
+# compiles some: -fsanitize=thread makes each load and store call a hook.
+set(GPULAB_SIM_TSAN_FLAGS
+  $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -g -gdwarf-4>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:--param=tsan-instrument-func-entry-exit=0>
+  "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:Clang>>:SHELL:-mllvm -tsan-instrument-func-entry-exit=0 -mllvm -tsan-instrument-read-before-write=1>")
+# (DWARF 4: binutils' addr2line misreads the file of #line-mapped code in
+# GCC 12's DWARF 5, and the reports must name the .cu file. GCC and clang
+# spell "no calls at function entry and exit" differently; clang also
+# drops the read of `x[i] += v` unless told to keep it, and initcheck
+# needs that read.)
 find_program(GPULAB_BASH bash)
 function(gpulab_sim_check_twin target)
   if(NOT GPULAB_SIM_CHECK_TWINS)
@@ -98,15 +109,6 @@ function(gpulab_sim_check_twin target)
     endif()
   endforeach()
   set(copy_props INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES)
-  set(tsan_flags
-    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -g -gdwarf-4>
-    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:--param=tsan-instrument-func-entry-exit=0>
-    "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:Clang>>:SHELL:-mllvm -tsan-instrument-func-entry-exit=0 -mllvm -tsan-instrument-read-before-write=1>")
-  # (DWARF 4: binutils' addr2line misreads the file of #line-mapped code in
-  # GCC 12's DWARF 5, and the reports must name the .cu file. GCC and clang
-  # spell "no calls at function entry and exit" differently; clang also
-  # drops the read of `x[i] += v` unless told to keep it, and initcheck
-  # needs that read.)
   if(cu_srcs AND GPULAB_BASH AND CMAKE_OBJCOPY AND CMAKE_READELF AND CMAKE_LINKER)
     # The kernels, plain (the program's and the copy's) and instrumented.
     foreach(lib IN ITEMS ${target}.cu ${twin}.cu)
@@ -121,7 +123,7 @@ function(gpulab_sim_check_twin target)
         add_dependencies(${lib} ${target}-stale-guard)
       endif()
     endforeach()
-    target_compile_options(${twin}.cu PRIVATE ${tsan_flags})
+    target_compile_options(${twin}.cu PRIVATE ${GPULAB_SIM_TSAN_FLAGS})
     add_dependencies(${twin}.cu ${target}.cu) # one at a time runs the sources' rewriting
     set_property(TARGET ${target} PROPERTY SOURCES ${other_srcs} $<TARGET_OBJECTS:${target}.cu>)
     set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
@@ -153,6 +155,6 @@ function(gpulab_sim_check_twin target)
     set(out_name ${target})
   endif()
   set_target_properties(${twin} PROPERTIES OUTPUT_NAME "${out_name}.check")
-  target_compile_options(${twin} PRIVATE ${tsan_flags})
+  target_compile_options(${twin} PRIVATE ${GPULAB_SIM_TSAN_FLAGS})
   add_dependencies(${target} ${twin})
 endfunction()

@@ -1394,6 +1394,7 @@ void run_cooperative(job *j)
         cb.w->stacks.reset(new stack_pool(stack_size_setting()));
         cb.w->threads.resize(1024);
         cb.w->current = j;
+        cb.w->ops = j->req.ops; // a cooperative grid runs every block counted: no plain copy
         cb.w->tools = home.tools;
         cb.w->fibers = true;
         cb.idx.x = (unsigned)(b % gridDim.x);
