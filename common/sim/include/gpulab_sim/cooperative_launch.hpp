@@ -28,7 +28,7 @@ struct make_indices<0, I...> {
 };
 
 template <class... P>
-struct call_kernel {
+struct cooperative_body {
     void (*f)(P...);
     void operator()(typename std::decay<P>::type... a) const
     {
@@ -40,7 +40,7 @@ template <class... P, size_t... I>
 cudaError_t cooperative_launch(void (*func)(P...), dim3 grid, dim3 block, void **args, size_t shmem,
                                cudaStream_t stream, const char *file, int line, indices<I...>)
 {
-    typedef call_kernel<P...> body_t;
+    typedef cooperative_body<P...> body_t;
     typedef std::tuple<typename std::decay<P>::type...> args_t;
     static const kernel_ops ops = { run_block<body_t, args_t>, run_thread<body_t, args_t>,
                                     destroy_task<body_t, args_t>, sizeof(task<body_t, args_t>) };
