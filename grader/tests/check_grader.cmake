@@ -82,6 +82,35 @@ function(must_match what text regex)
   endif()
 endfunction()
 
+# ---- what a graded program cannot reach (as root: the runner's own mounts) -------------
+# It looks for the grader's command line (--seed) in /proc, and reads the kit's sources and
+# build tree (CMakeCache.txt, which names both): it must find neither and score full marks.
+execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(uid STREQUAL "0")
+  get_filename_component(kit "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
+  get_filename_component(tree "${GRADE}" DIRECTORY)
+  get_filename_component(tree "${tree}/.." ABSOLUTE)
+  foreach(mode seed kit)
+    execute_process(
+      COMMAND ${CMAKE_COMMAND} -E env GRADE_FAKE=${mode}
+              "GRADE_FAKE_FILES=${kit}/CMakeLists.txt:${tree}/CMakeCache.txt"
+              "${GRADE}" --solutions --backend sim --bin "${WORKDIR}/bin" --lab fixture
+              --seed 4242 --json "${WORKDIR}/${mode}.json"
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${mode}: the grader itself failed (${rc}):\n${out}${err}")
+    endif()
+    file(READ "${WORKDIR}/${mode}.json" json)
+    string(JSON why GET "${json}" results 0 reason)
+    string(JSON isolation GET "${json}" isolation)
+    if(NOT why STREQUAL "")
+      message(FATAL_ERROR "${mode}: the graded program reached what it must not: ${why}")
+    endif()
+    must_match("${mode}: isolation" "${isolation}" "own mounts.*the kit and the reports hidden")
+    message(STATUS "${mode}: the program found neither the seed nor the kit")
+  endforeach()
+endif()
+
 # ---- reports that survive any bytes -------------------------------------------------
 # The program printed a Latin-1 byte and control bytes: every report must
 # still parse (Python's json and xml.etree), with U+FFFD in their place.
