@@ -159,6 +159,8 @@ static int apply_limits(const struct plan *p)
         rc |= set_limit(RLIMIT_AS, l->address_space, l->address_space);
     if (l->file_size > 0)
         rc |= set_limit(RLIMIT_FSIZE, l->file_size, l->file_size);
+    if (l->max_files > 0)
+        rc |= set_limit(RLIMIT_NOFILE, (rlim_t)l->max_files, (rlim_t)l->max_files);
     if (p->nproc != RLIM_INFINITY)
         rc |= set_limit(RLIMIT_NPROC, p->nproc, p->nproc);
     return rc;

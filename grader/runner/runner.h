@@ -9,8 +9,8 @@
  *   symbolic links and devices are skipped);
  * - starts the program there in its own session and process group, with
  *   stdin from /dev/null, stdout and stderr on pipes, no other descriptors,
- *   and rlimits on CPU time, address space, file size and process count (and
- *   no core files);
+ *   and rlimits on CPU time, address space, file size, process count and open
+ *   descriptors (and no core files);
  * - when the grader runs as root, also gives the program an empty network
  *   namespace (no network) and runs it as an unprivileged uid of its own
  *   (GRADE_RUN_UID_BASE + the grader's pid: no passwd entry, no other run
@@ -85,6 +85,7 @@ typedef struct grade_limits {
     size_t address_space; /**< RLIMIT_AS in bytes. Use 0 for programs that use CUDA. */
     size_t file_size;     /**< RLIMIT_FSIZE in bytes: a bigger write raises SIGXFSZ. */
     int max_processes;    /**< Processes the program may add (RLIMIT_NPROC; see the file notes). */
+    int max_files;        /**< Descriptors it may hold open at once (RLIMIT_NOFILE). */
     size_t output_bytes;  /**< Bytes kept of stdout and of stderr, each; the rest is dropped. */
     const char *user; /**< Whom to run as when the caller is root; NULL: a uid of the run's own. */
     /** Folders the program must not see (NULL-terminated; may be NULL): as root each is covered,

@@ -35,6 +35,9 @@
 
 /* Output kept of each of stdout and stderr; a run that prints more fails its check. */
 #define GRADE_OUTPUT_KEPT (16 << 20)
+/* Descriptors a graded program may hold open at once (RLIMIT_NOFILE; the CUDA runtime needs a few
+ * dozen). */
+#define GRADE_MAX_FILES 1024
 
 static grade_limits limits_for(const options *o, const grade_check *c, const char *backend)
 {
@@ -45,6 +48,7 @@ static grade_limits limits_for(const options *o, const grade_check *c, const cha
     l.address_space = strcmp(backend, "cuda") == 0 ? 0 : (size_t)64 << 30;
     l.file_size = (size_t)256 << 20;
     l.max_processes = 256;
+    l.max_files = GRADE_MAX_FILES;
     l.output_bytes = GRADE_OUTPUT_KEPT;
     l.hide = o->hide;
     return l;

@@ -366,6 +366,18 @@ static void test_signal_names(void)
     CHECK_STREQ(grade_end_name(GRADE_CPU_TIMEOUT), "cpu timeout");
 }
 
+/* RLIMIT_NOFILE: the program may hold only grade_limits::max_files descriptors open. */
+static void test_fds(void)
+{
+    grade_limits l = short_limits();
+    l.max_files = 64;
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "fds", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_CONTAINS(r.out, "opened 61: Too many open files"); /* 64 less stdin, stdout, stderr */
+    grade_run_free(&r);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Tests of the isolation that root makes possible
  */
@@ -595,6 +607,7 @@ int main(int argc, char **argv)
     RUN(test_bigfile, 0);
     RUN(test_chatty, 0);
     RUN(test_escape, 0);
+    RUN(test_fds, 0);
     RUN(test_snoop, 1);
     RUN(test_hidden_kit, 1);
     RUN(test_parent_hidden, 1);
