@@ -248,8 +248,11 @@ static _Noreturn void child_main(const struct plan *p)
         child_fail(st, ST_RLIMIT);
     /* Opened before the mounts below can cover its folder; executed by descriptor. */
     int exe = open(p->path, O_RDONLY | O_CLOEXEC);
+    char magic[2] = { 0, 0 };
     if (exe < 0)
         child_fail(st, ST_OPEN);
+    if (pread(exe, magic, 2, 0) == 2 && magic[0] == '#' && magic[1] == '!')
+        fcntl(exe, F_SETFD, 0); /* a script: its interpreter reads it from /dev/fd/N */
     if (p->root) {
         if (unshare(CLONE_NEWNET) == 0)
             report(st, ST_NETNS_OK, 0);
@@ -272,8 +275,6 @@ static _Noreturn void child_main(const struct plan *p)
     if (getppid() != p->parent)
         _exit(127);
     syscall(SYS_execveat, exe, "", p->argv, p->envp, AT_EMPTY_PATH);
-    if (errno == ENOENT) /* a script: its interpreter cannot open a close-on-exec descriptor */
-        execve(p->path, p->argv, p->envp);
     child_fail(st, ST_EXEC);
 }
 

@@ -370,12 +370,16 @@ static void hide_path(options *o, const char *path, int whole)
     o->hide[n] = o->hide_store[n];
 }
 
-/* The kit's sources (solutions/ among them), its build tree when the grader runs from one (the
- * solution programs, CMakeCache.txt), the submission and the reports: a graded program sees
- * none of them (the runner leaves out any folder a system one is in). */
+/* When grading a submission: the kit's sources (solutions/ among them), the build tree the
+ * grader runs from (the solution programs, CMakeCache.txt), the submission's folder and the
+ * reports'; a graded program sees none of them (the runner leaves out any folder a system one
+ * is in). The kit's own programs, which --labs and --solutions grade, may run one another and
+ * keep logs in the kit, so nothing is hidden from them. */
 static void hide_kit(options *o)
 {
     char tree[4200];
+    if (!o->submission)
+        return;
     hide_path(o, o->source, 1);
     snprintf(tree, sizeof(tree), "%s/../CMakeCache.txt", o->self_dir);
     if (access(tree, F_OK) == 0) {
