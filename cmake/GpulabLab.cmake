@@ -27,8 +27,11 @@
 # The student variant's STUDENT files come from GPULAB_SUBMISSION_DIR/<folder>
 # when that cache variable is set (the grader's --submission builds a
 # student's copy of labs/ out of tree this way; the harness always comes from
-# the kit). Without solutions/<folder> (a student's handout) only the student
-# variant is built.
+# the kit). That program is compiled from copies in
+# ${CMAKE_BINARY_DIR}/gpulab-submission/<folder> (the harness and the lab's
+# headers, then the submission's headers and files, each checked by
+# gpulab_submission_copy), the only lab folder on its include path. Without
+# solutions/<folder> (a student's handout) only the student variant is built.
 #
 # Demo tests are labelled <name>, <backend>, <variant> and "demo", and skip
 # (exit 77) where the backend has no usable device. The starter's demo test
@@ -80,6 +83,25 @@ function(gpulab_add_lab name)
   if(IS_DIRECTORY "${sol_dir}")
     list(APPEND variants solution)
   endif()
+  if(GPULAB_SUBMISSION_DIR)
+    # The student's compile sees a copy: the harness and the kit's headers of the lab, then the
+    # submission's headers and files, each checked (gpulab_submission_copy); never the kit's
+    # lab folder, whose ../.. is the kit (solutions/ among it).
+    set(copy_dir "${CMAKE_BINARY_DIR}/gpulab-submission/${arg_DIR}")
+    file(REMOVE_RECURSE "${copy_dir}")
+    file(MAKE_DIRECTORY "${copy_dir}")
+    file(GLOB kit_headers LIST_DIRECTORIES false "${lab_dir}/*.h" "${lab_dir}/*.cuh")
+    foreach(f IN LISTS kit_headers arg_HARNESS)
+      get_filename_component(f "${f}" ABSOLUTE BASE_DIR "${lab_dir}")
+      get_filename_component(base "${f}" NAME)
+      configure_file("${f}" "${copy_dir}/${base}" COPYONLY)
+    endforeach()
+    file(GLOB own_headers LIST_DIRECTORIES false "${submitted_dir}/*.h" "${submitted_dir}/*.cuh")
+    foreach(f IN LISTS own_headers)
+      get_filename_component(base "${f}" NAME)
+      gpulab_submission_copy(${name} "${f}" "${copy_dir}/${base}")
+    endforeach()
+  endif()
 
   # `cmake --build build --target <name>` (and `make <name>`) builds them all;
   # <name>-grading builds what grading a student's copy needs: the student
@@ -96,15 +118,30 @@ function(gpulab_add_lab name)
         set(student_dir "${sol_dir}")
       endif()
       set(files "")
+      set(include_dirs "${student_dir}" "${lab_dir}")
+      set(copied OFF) # the student's program of a submission: built from the copies
+      if(GPULAB_SUBMISSION_DIR AND variant STREQUAL "student")
+        set(copied ON)
+        set(include_dirs "${copy_dir}")
+      endif()
+      set(present "")
       foreach(f IN LISTS arg_HARNESS)
-        list(APPEND files "${lab_dir}/${f}")
+        if(copied)
+          cmake_path(GET f FILENAME base)
+          list(APPEND present "${copy_dir}/${base}") # copied above
+        else()
+          list(APPEND files "${lab_dir}/${f}")
+        endif()
       endforeach()
       foreach(f IN LISTS arg_STUDENT)
         list(APPEND files "${student_dir}/${f}")
       endforeach()
-      set(present "")
       foreach(f IN LISTS files)
-        if(EXISTS "${f}")
+        cmake_path(GET f FILENAME base)
+        if(copied AND (EXISTS "${f}" OR IS_SYMLINK "${f}"))
+          gpulab_submission_copy(${name} "${f}" "${copy_dir}/${base}")
+          list(APPEND present "${copy_dir}/${base}")
+        elseif(EXISTS "${f}")
           list(APPEND present "${f}")
         elseif(GPULAB_SUBMISSION_DIR AND variant STREQUAL "student")
           # A submission without one of its files: the program is still
@@ -123,8 +160,9 @@ function(gpulab_add_lab name)
 
       add_executable(${target})
       cmake_language(CALL gpulab_backend_${backend}_sources ${target} ${files})
-      # The variant's own folder first, so its headers win over the harness's.
-      target_include_directories(${target} PRIVATE "${student_dir}" "${lab_dir}")
+      # The variant's own folder first, so its headers win over the harness's (a submission:
+      # the one folder of copies, where its headers replaced the harness's).
+      target_include_directories(${target} PRIVATE ${include_dirs})
       target_link_libraries(${target} PRIVATE gpulab_common_${backend} ${arg_LIBRARIES})
       target_compile_definitions(${target} PRIVATE
         GPULAB_LAB_NAME="${name}" GPULAB_VARIANT="${variant}")
@@ -133,7 +171,7 @@ function(gpulab_add_lab name)
       else()
         gpulab_target_warnings(${target})
       endif()
-      gpulab_lab_stale_guard(${target} DIRS "${student_dir}" "${lab_dir}" FILES ${files})
+      gpulab_lab_stale_guard(${target} DIRS ${include_dirs} FILES ${files})
       add_dependencies(${name} ${target})
       if(variant STREQUAL "student")
         add_dependencies(${name}-grading ${target})
@@ -167,6 +205,55 @@ function(gpulab_add_lab name)
       endif()
     endforeach()
   endforeach()
+endfunction()
+
+# gpulab_submission_copy(<lab> <file> <copy>)
+#
+# Copies one file of a submission to where its lab is compiled from, unless it
+# could reach beyond the submission: a symbolic link, an #include (or
+# #include_next, #import, #embed) of an absolute path, of a path with "..",
+# naming solutions/, or by a macro, or an .incbin. Such a file is replaced by
+# one that fails to compile, and the configure log says why in a line the
+# grader takes as the lab's reason ("gpulab_add_lab(lab01): the submission's
+# 01_devices/devices.c includes ...: refused ...").
+function(gpulab_submission_copy lab file copy)
+  file(RELATIVE_PATH rel "${GPULAB_SUBMISSION_DIR}" "${file}")
+  set(refused "")
+  if(IS_SYMLINK "${file}")
+    set(refused "is a symbolic link")
+  else()
+    file(READ "${file}" text)
+    string(REPLACE "\\\n" "" text "${text}")       # line splices
+    string(REPLACE "%:" "#" text "${text}")           # the digraph of #
+    string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" " " text "${text}") # comments
+    string(REGEX MATCHALL "#[ \t]*(include_next|include|import|embed)[ \t]*[^\n]*" lines
+           "${text}")
+    foreach(line IN LISTS lines)
+      string(REGEX REPLACE "^#[ \t]*[a-z_]+[ \t]*" "" arg "${line}")
+      string(REGEX REPLACE "//.*$" "" arg "${arg}")
+      string(STRIP "${arg}" arg)
+      if(NOT arg MATCHES "^(\"[^\"]*\"|<[^>]*>)$")
+        set(refused "includes by a macro (${arg})")
+      elseif(arg MATCHES "^./" OR arg MATCHES "\\.\\." OR arg MATCHES "solutions")
+        set(refused "includes ${arg}")
+      endif()
+      if(refused)
+        break()
+      endif()
+    endforeach()
+    if(NOT refused AND text MATCHES "incbin")
+      set(refused "uses .incbin")
+    endif()
+  endif()
+  if(refused)
+    string(REPLACE "\"" "'" said "${refused}")
+    message(WARNING "gpulab_add_lab(${lab}): the submission's ${rel} ${said}: refused (a student's "
+                    "file may include only the submission's own files and the kit's public headers, "
+                    "by name, never by a path that leaves its folder)")
+    file(WRITE "${copy}" "#error \"the submission's ${rel} ${said}: refused\"\n")
+  else()
+    configure_file("${file}" "${copy}" COPYONLY)
+  endif()
 endfunction()
 
 # gpulab_lab_stale_guard(<target> DIRS <dir>... FILES <file>...)

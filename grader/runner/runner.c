@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -37,6 +38,8 @@ extern char **environ;
 
 #define DEFAULT_OUTPUT_BYTES ((size_t)1 << 20) /* when grade_limits::output_bytes is 0 */
 #define KILL_GRACE_SECONDS 10.0                /* wait for a SIGKILLed group before giving up */
+#define GRADE_RUN_TMP_SIZE "64m"   /* each private /tmp, /var/tmp, /dev/shm of a run (as root) */
+#define GRADE_RUN_TMP_INODES "256" /* ... and how many files and folders each may hold */
 
 /* ---------------------------------------------------------------------------------------------
  * Small helpers
@@ -61,6 +64,8 @@ static double tv_seconds(struct timeval tv)
 enum child_stage {
     ST_NETNS_OK = 1, /* information, not failures */
     ST_NETNS_FAILED,
+    ST_MNTNS_OK,
+    ST_MNTNS_FAILED,
     ST_FATAL_FIRST, /* from here on: the child gives up */
     ST_SETSID = ST_FATAL_FIRST,
     ST_FDS,
@@ -68,6 +73,7 @@ enum child_stage {
     ST_RLIMIT,
     ST_DROP,
     ST_PRCTL,
+    ST_OPEN,
     ST_EXEC
 };
 
@@ -86,6 +92,8 @@ static const char *stage_words(int stage)
         return "dropping privileges";
     case ST_PRCTL:
         return "prctl";
+    case ST_OPEN:
+        return "opening the program";
     case ST_EXEC:
         return "execve";
     }
@@ -151,9 +159,57 @@ static int apply_limits(const struct plan *p)
         rc |= set_limit(RLIMIT_AS, l->address_space, l->address_space);
     if (l->file_size > 0)
         rc |= set_limit(RLIMIT_FSIZE, l->file_size, l->file_size);
+    if (l->max_files > 0)
+        rc |= set_limit(RLIMIT_NOFILE, (rlim_t)l->max_files, (rlim_t)l->max_files);
     if (p->nproc != RLIM_INFINITY)
         rc |= set_limit(RLIMIT_NPROC, p->nproc, p->nproc);
     return rc;
+}
+
+/* Whether dir may be covered: an absolute path that is not "/" nor holds a folder the program
+ * needs to run (its libraries, devices, /proc, /tmp). */
+static int may_hide(const char *dir)
+{
+    static const char *const needed[] = { "/usr/",  "/lib/",     "/lib64/", "/lib32/", "/bin/",
+                                          "/sbin/", "/etc/",     "/proc/",  "/dev/",   "/sys/",
+                                          "/tmp/",  "/var/tmp/", "/run/" };
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (dir[0] != '/' || n <= 1)
+        return 0;
+    for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
+        if (strncmp(needed[i], dir, n) == 0 && (needed[i][n] == '/'))
+            return 0; /* dir is that folder or holds it */
+    return 1;
+}
+
+/* A mount namespace of the run's own (the working directory is already its cwd, so covering the
+ * folder that holds it changes nothing for it): a /proc that shows only the run's own processes
+ * (hidepid=invisible: not the grader's command line, not other runs), an empty private /tmp,
+ * /var/tmp and /dev/shm (what it leaves there goes with the namespace), and an empty read-only
+ * folder over each of grade_limits::hide. Returns 0 or the errno of the first failure. */
+static int private_mounts(const struct plan *p)
+{
+    static const char *const tmps[] = { "/tmp", "/var/tmp", "/dev/shm" };
+    struct stat sb;
+    if (unshare(CLONE_NEWNS) != 0)
+        return errno;
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+        return errno;
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible") != 0)
+        return errno;
+    for (size_t i = 0; i < sizeof(tmps) / sizeof(tmps[0]); i++)
+        if (stat(tmps[i], &sb) == 0 && S_ISDIR(sb.st_mode) &&
+            mount("tmpfs", tmps[i], "tmpfs", MS_NOSUID | MS_NODEV,
+                  "mode=1777,size=" GRADE_RUN_TMP_SIZE ",nr_inodes=" GRADE_RUN_TMP_INODES) != 0)
+            return errno;
+    for (size_t i = 0; p->lim->hide && p->lim->hide[i]; i++)
+        if (may_hide(p->lim->hide[i]) && stat(p->lim->hide[i], &sb) == 0 && S_ISDIR(sb.st_mode) &&
+            mount("tmpfs", p->lim->hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                  "mode=0,size=4k,nr_inodes=1") != 0)
+            return errno;
+    return 0;
 }
 
 static _Noreturn void child_main(const struct plan *p)
@@ -190,11 +246,20 @@ static _Noreturn void child_main(const struct plan *p)
         child_fail(st, ST_CHDIR);
     if (apply_limits(p) != 0)
         child_fail(st, ST_RLIMIT);
+    /* Opened before the mounts below can cover its folder; executed by descriptor. */
+    int exe = open(p->path, O_RDONLY | O_CLOEXEC);
+    char magic[2] = { 0, 0 };
+    if (exe < 0)
+        child_fail(st, ST_OPEN);
+    if (pread(exe, magic, 2, 0) == 2 && magic[0] == '#' && magic[1] == '!')
+        fcntl(exe, F_SETFD, 0); /* a script: its interpreter reads it from /dev/fd/N */
     if (p->root) {
         if (unshare(CLONE_NEWNET) == 0)
             report(st, ST_NETNS_OK, 0);
         else
             report(st, ST_NETNS_FAILED, errno);
+        int e = private_mounts(p);
+        report(st, e ? ST_MNTNS_FAILED : ST_MNTNS_OK, e);
     }
     if (p->drop) {
         if (setgroups(0, NULL) != 0 || setgid(p->gid) != 0 || setuid(p->uid) != 0)
@@ -209,7 +274,7 @@ static _Noreturn void child_main(const struct plan *p)
         child_fail(st, ST_PRCTL);
     if (getppid() != p->parent)
         _exit(127);
-    execve(p->path, p->argv, p->envp);
+    syscall(SYS_execveat, exe, "", p->argv, p->envp, AT_EMPTY_PATH);
     child_fail(st, ST_EXEC);
 }
 
@@ -266,6 +331,7 @@ struct watch {
     int status_fd;             /* child's reports; EOF at a successful execve */
     struct child_report fatal; /* stage 0: none */
     int netns;                 /* 0 not tried, 1 ok, -errno failed */
+    int mntns;                 /* the same for the private mounts */
     int timed_out, unkillable;
     int wstatus;
     struct rusage ru;
@@ -286,6 +352,10 @@ static void read_status(struct watch *w)
         w->netns = 1;
     else if (rep.stage == ST_NETNS_FAILED)
         w->netns = -rep.err;
+    else if (rep.stage == ST_MNTNS_OK)
+        w->mntns = 1;
+    else if (rep.stage == ST_MNTNS_FAILED)
+        w->mntns = -rep.err;
     else if (rep.stage >= ST_FATAL_FIRST)
         w->fatal = rep;
 }
@@ -463,6 +533,16 @@ static void describe_isolation(grade_run *r, const struct plan *p, const struct 
     else if (w->netns < 0)
         grade_append(r->isolation, sizeof(r->isolation), ", network not isolated (unshare: %s)",
                      strerror(-w->netns));
+    int hidden = 0;
+    while (p->lim->hide && p->lim->hide[hidden])
+        hidden++;
+    if (w->mntns > 0)
+        grade_append(r->isolation, sizeof(r->isolation),
+                     ", own mounts (private /tmp, a /proc of its own processes%s)",
+                     hidden ? ", the kit and the reports hidden" : "");
+    else if (w->mntns < 0)
+        grade_append(r->isolation, sizeof(r->isolation), ", mounts not isolated (%s)",
+                     strerror(-w->mntns));
 }
 
 int grade_run_program(grade_run *out, lab_error *err, const char *const argv[],

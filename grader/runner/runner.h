@@ -9,14 +9,20 @@
  *   symbolic links and devices are skipped);
  * - starts the program there in its own session and process group, with
  *   stdin from /dev/null, stdout and stderr on pipes, no other descriptors,
- *   and rlimits on CPU time, address space, file size and process count (and
- *   no core files);
+ *   and rlimits on CPU time, address space, file size, process count and open
+ *   descriptors (and no core files);
  * - when the grader runs as root, also gives the program an empty network
  *   namespace (no network) and runs it as an unprivileged uid of its own
  *   (GRADE_RUN_UID_BASE + the grader's pid: no passwd entry, no other run
  *   shares it, so runs cannot signal each other or share a process count),
- *   with no way back to privileges (PR_SET_NO_NEW_PRIVS); the words in
- *   grade_run::isolation say which of these were in force;
+ *   with no way back to privileges (PR_SET_NO_NEW_PRIVS), in a mount
+ *   namespace of its own: a /proc mounted hidepid=invisible (it sees only its
+ *   own processes: not the grader's command line, not another run), empty
+ *   private /tmp, /var/tmp and /dev/shm (64 MiB and 256 files each, gone with
+ *   the run), and each folder of grade_limits::hide covered by an empty one
+ *   (the program is opened before and executed by descriptor, so it may live
+ *   under one); the words in grade_run::isolation say which of these were in
+ *   force;
  * - reads both pipes concurrently (a chatty program never blocks; output past
  *   grade_limits::output_bytes is read and dropped), kills the whole process
  *   group with SIGKILL at the wall-time limit, and after the program ends
@@ -40,7 +46,8 @@
  *   (it is then re-parented to the caller); the sweep repeats until nothing is
  *   left. A program that makes itself a subreaper as well and double-forks can
  *   in principle hide a process until its own subreaper dies; a PID namespace
- *   would close that hole and is not used yet.
+ *   would close that hole and is not used yet (as root the run's own uid and
+ *   its /proc already keep it from seeing or signalling anything not its own).
  * - RLIMIT_NPROC counts every process (thread) of the real user. As root it is
  *   not enforced at all, which is one reason the runner drops privileges; the
  *   uid of the run's own means concurrent runs (other jobs of --batch, other
@@ -78,8 +85,12 @@ typedef struct grade_limits {
     size_t address_space; /**< RLIMIT_AS in bytes. Use 0 for programs that use CUDA. */
     size_t file_size;     /**< RLIMIT_FSIZE in bytes: a bigger write raises SIGXFSZ. */
     int max_processes;    /**< Processes the program may add (RLIMIT_NPROC; see the file notes). */
+    int max_files;        /**< Descriptors it may hold open at once (RLIMIT_NOFILE). */
     size_t output_bytes;  /**< Bytes kept of stdout and of stderr, each; the rest is dropped. */
     const char *user; /**< Whom to run as when the caller is root; NULL: a uid of the run's own. */
+    /** Folders the program must not see (NULL-terminated; may be NULL): as root each is covered,
+     *  in the run's own mount namespace, by an empty read-only folder no one may enter. */
+    const char *const *hide;
 } grade_limits;
 
 /** @brief How a run ended. */

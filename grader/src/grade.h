@@ -29,6 +29,10 @@ typedef struct options {
     int has_solutions;     /* whether source has solutions/ (a student's kit has not) */
     const char *build_dir; /* --submission */
     const char *out;       /* --batch */
+    /* What a graded program must not see (the runner covers each as root): the kit's sources,
+     * its build tree, the folders the reports go to and the submissions. NULL-terminated. */
+    char hide_store[8][4096];
+    const char *hide[9];
 } options;
 
 /* Parses the command line into o (defaults first; --help prints the usage

@@ -12,7 +12,7 @@
  * Gradescope autograder bundle. Options: options.c; the backend: backend.c;
  * docs/grading.md.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "grade.h"
 #include "json.h"
 #include "labs.h"
@@ -35,6 +35,9 @@
 
 /* Output kept of each of stdout and stderr; a run that prints more fails its check. */
 #define GRADE_OUTPUT_KEPT (16 << 20)
+/* Descriptors a graded program may hold open at once (RLIMIT_NOFILE; the CUDA runtime needs a few
+ * dozen). */
+#define GRADE_MAX_FILES 1024
 
 static grade_limits limits_for(const options *o, const grade_check *c, const char *backend)
 {
@@ -45,7 +48,9 @@ static grade_limits limits_for(const options *o, const grade_check *c, const cha
     l.address_space = strcmp(backend, "cuda") == 0 ? 0 : (size_t)64 << 30;
     l.file_size = (size_t)256 << 20;
     l.max_processes = 256;
+    l.max_files = GRADE_MAX_FILES;
     l.output_bytes = GRADE_OUTPUT_KEPT;
+    l.hide = o->hide;
     return l;
 }
 
@@ -338,6 +343,56 @@ static int build_submission(options *o, const char *backend, char *log, size_t l
     return 0;
 }
 
+/* Adds path's folder (whole = 1: path itself) to what graded programs must not see. */
+static void hide_path(options *o, const char *path, int whole)
+{
+    char real[4096];
+    int n = 0;
+    while (o->hide[n])
+        n++;
+    char dir[4096];
+    if (!path || n >= 8)
+        return;
+    snprintf(dir, sizeof(dir), "%s", path);
+    if (!whole) { /* its folder: the file itself may not exist yet */
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof(dir), ".");
+        else
+            slash[slash == dir] = '\0';
+    }
+    if (!realpath(dir, real))
+        return;
+    for (int i = 0; i < n; i++)
+        if (strcmp(o->hide[i], real) == 0)
+            return;
+    snprintf(o->hide_store[n], sizeof(o->hide_store[n]), "%s", real);
+    o->hide[n] = o->hide_store[n];
+}
+
+/* When grading a submission: the kit's sources (solutions/ among them), the build tree the
+ * grader runs from (the solution programs, CMakeCache.txt), the submission's folder and the
+ * reports'; a graded program sees none of them (the runner leaves out any folder a system one
+ * is in). The kit's own programs, which --labs and --solutions grade, may run one another and
+ * keep logs in the kit, so nothing is hidden from them. */
+static void hide_kit(options *o)
+{
+    char tree[4200];
+    if (!o->submission)
+        return;
+    hide_path(o, o->source, 1);
+    snprintf(tree, sizeof(tree), "%s/../CMakeCache.txt", o->self_dir);
+    if (access(tree, F_OK) == 0) {
+        snprintf(tree, sizeof(tree), "%s/..", o->self_dir);
+        hide_path(o, tree, 1);
+    }
+    hide_path(o, o->submission, 0);
+    hide_path(o, o->json, 0);
+    hide_path(o, o->junit, 0);
+    hide_path(o, o->gradescope, 0);
+    hide_path(o, o->summary, 0);
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -365,6 +420,7 @@ int main(int argc, char **argv)
         return grade_batch(&o);
     memset(&report, 0, sizeof(report));
     report.seed = o.seed;
+    hide_kit(&o);
     grade_choose_backend(&report, &o);
     if (o.submission &&
         build_submission(&o, report.backend, log, sizeof(log), tmp_build, sizeof(tmp_build)) != 0)

@@ -168,12 +168,25 @@ int grade_build_failure(const char *log_path, const char *lab, const char *dir, 
     if (!f)
         return 0;
     folder_mark(mark, sizeof(mark), lab, dir);
-    snprintf(lacks, sizeof(lacks), "gpulab_add_lab(%s): the submission has no", lab);
+    /* "... has no 01_devices/devices.c", "...'s 01_devices/devices.c includes ...: refused" */
+    snprintf(lacks, sizeof(lacks), "gpulab_add_lab(%s): the submission", lab);
     while (!found && fgets(line, sizeof(line), f)) {
         line[strcspn(line, "\n")] = '\0';
         const char *l = strstr(line, lacks);
         if (l) {
-            snprintf(buf, len, "%s", l + strlen("gpulab_add_lab(): ") + strlen(lab));
+            size_t n =
+                (size_t)snprintf(buf, len, "%s", l + strlen("gpulab_add_lab(): ") + strlen(lab));
+            /* CMake wraps a warning's words onto indented lines, up to an empty one or its call
+             * stack. */
+            while (n + 1 < len && fgets(line, sizeof(line), f)) {
+                line[strcspn(line, "\n")] = '\0';
+                const char *t = line;
+                while (*t == ' ')
+                    t++;
+                if (!*t || strncmp(t, "Call Stack", 10) == 0)
+                    break;
+                n += (size_t)snprintf(buf + n, len - n, " %s", t);
+            }
             found = 1;
         } else if (strstr(line, mark) && strstr(line, "error") && !strstr(line, "make")) {
             /* Keep it short: from the folder on ("03_kernels/vadd.cu:12:5: error: ..."). */

@@ -82,6 +82,33 @@ function(must_match what text regex)
   endif()
 endfunction()
 
+# ---- what a graded program cannot reach (as root: the runner's own mounts) -------------
+# It looks for the grader's command line (--seed) in /proc: it must not find it, and scores
+# full marks.
+execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(uid STREQUAL "0")
+  get_filename_component(kit "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
+  foreach(mode seed)
+    execute_process(
+      COMMAND ${CMAKE_COMMAND} -E env GRADE_FAKE=${mode}
+              "GRADE_FAKE_FILES=${kit}/CMakeLists.txt:${kit}/grader/tests/fake_lab.c"
+              "${GRADE}" --solutions --backend sim --bin "${WORKDIR}/bin" --lab fixture
+              --seed 4242 --json "${WORKDIR}/${mode}.json"
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${mode}: the grader itself failed (${rc}):\n${out}${err}")
+    endif()
+    file(READ "${WORKDIR}/${mode}.json" json)
+    string(JSON why GET "${json}" results 0 reason)
+    string(JSON isolation GET "${json}" isolation)
+    if(NOT why STREQUAL "")
+      message(FATAL_ERROR "${mode}: the graded program reached what it must not: ${why}")
+    endif()
+    must_match("${mode}: isolation" "${isolation}" "own mounts")
+    message(STATUS "${mode}: the program did not find the seed")
+  endforeach()
+endif()
+
 # ---- reports that survive any bytes -------------------------------------------------
 # The program printed a Latin-1 byte and control bytes: every report must
 # still parse (Python's json and xml.etree), with U+FFFD in their place.

@@ -2,7 +2,8 @@
 # submissions made from the fixture's solution (full marks), its starter
 # (zero), one that does not compile, one that lacks the file, and one that
 # holds a labs/ folder, graded in one batch; then one submission graded alone
-# (the compile error must be its reason), one whose compile error holds a
+# (the compile error must be its reason), ones that include the solution or link to it
+# (refused, each with its reason), one whose compile error holds a
 # Latin-1 byte (every report must parse), and a Gradescope bundle written.
 #   cmake -DGRADE=<gpulab-grade> -DSOURCE=<repo> -DWORKDIR=<scratch> -P check_submissions.cmake
 file(REMOVE_RECURSE "${WORKDIR}")
@@ -16,6 +17,18 @@ file(COPY "${fixture}/labs/00_fixture/scale.cu" DESTINATION "${subs}/starter/00_
 file(READ "${fixture}/solutions/00_fixture/scale.cu" text)
 string(REPLACE "const int blocks" "const int blocks oops" text "${text}")
 file(WRITE "${subs}/broken/00_fixture/scale.cu" "${text}")
+# Submissions that reach for the solution: by a path relative to the kit's lab folder (which
+# the student's compile once had on its include path), by an absolute path, by a macro, and
+# through a symbolic link. Each must be refused with a reason, and score 0.
+file(MAKE_DIRECTORY "${WORKDIR}/cheats/peek/00_fixture" "${WORKDIR}/cheats/abs/00_fixture"
+     "${WORKDIR}/cheats/macro/00_fixture" "${WORKDIR}/cheats/link/00_fixture")
+file(WRITE "${WORKDIR}/cheats/peek/00_fixture/scale.cu" "#include \"../../solutions/00_fixture/scale.cu\"\n")
+file(WRITE "${WORKDIR}/cheats/abs/00_fixture/scale.cu"
+     "/* the kit's own */\n  #  include /* here */ \"${fixture}/solutions/00_fixture/scale.cu\"\n")
+file(WRITE "${WORKDIR}/cheats/macro/00_fixture/scale.cu"
+     "#define SOLUTION \"${fixture}/solutions/00_fixture/scale.cu\"\n#include SOLUTION\n")
+file(CREATE_LINK "${fixture}/solutions/00_fixture/scale.cu" "${WORKDIR}/cheats/link/00_fixture/scale.cu"
+     SYMBOLIC)
 # A folder name with a Latin-1 byte (0xE9): grades.csv must stay valid UTF-8.
 string(ASCII 233 latin1_e)
 file(MAKE_DIRECTORY "${subs}/caf${latin1_e}/00_fixture")
@@ -67,15 +80,24 @@ message(STATUS "batch: --jobs 2 ran two slots of one compiler each")
 # ---- one submission: the reasons ----------------------------------------------------
 foreach(case IN ITEMS "broken;does not compile: 00_fixture/scale.cu:[0-9]+:[0-9]+: error"
                       "missing;the submission has no 00_fixture/scale.cu"
-                      "starter;y: [0-9]+ of [0-9]+ elements differ")
+                      "starter;y: [0-9]+ of [0-9]+ elements differ"
+                      "cheats/peek;the submission's 00_fixture/scale.cu includes '../../solutions/00_fixture/scale.cu': refused"
+                      "cheats/abs;the submission's 00_fixture/scale.cu includes '/.*/solutions/00_fixture/scale.cu': refused"
+                      "cheats/macro;the submission's 00_fixture/scale.cu includes by a macro \\(SOLUTION\\): refused"
+                      "cheats/link;the submission's 00_fixture/scale.cu is a symbolic link: refused")
   list(GET case 0 name)
   list(GET case 1 reason)
-  run("${GRADE}" --submission "${subs}/${name}" --lab fixture --backend sim --quiet
+  set(dir "${subs}/${name}")
+  if(name MATCHES "^cheats/")
+    set(dir "${WORKDIR}/${name}")
+  endif()
+  run("${GRADE}" --submission "${dir}" --lab fixture --backend sim --quiet
       --source "${SOURCE}" --build-dir "${WORKDIR}/build" --json "${WORKDIR}/${name}.json")
   file(READ "${WORKDIR}/${name}.json" json)
   string(JSON why GET "${json}" results 0 reason)
   string(JSON points GET "${json}" results 0 points)
-  if(NOT why MATCHES "${reason}" OR NOT points EQUAL 0)
+  string(JSON last GET "${json}" results 2 points)
+  if(NOT why MATCHES "${reason}" OR NOT points EQUAL 0 OR NOT last EQUAL 0)
     message(FATAL_ERROR "${name}: ${points} points, reason '${why}', expected 0 and '${reason}'")
   endif()
 endforeach()

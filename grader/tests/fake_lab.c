@@ -8,7 +8,11 @@
  * chatty (1 GiB on stdout, then the right answer), snoop (looks for the
  * expected output anywhere it can reach and hands it in), bytes (exits 1
  * after printing bytes that are not UTF-8 and control bytes, as a student's
- * program may).
+ * program may), seed (looks through /proc for a command line holding
+ * --seed, the grader's hidden seed: exits 1 naming it when found, else does
+ * its work right), kit (tries to read each file of GRADE_FAKE_FILES, a
+ * ':'-separated list of the kit's files: exits 1 naming the first it read,
+ * else does its work right).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lab/npy.h"
@@ -92,6 +96,45 @@ static int snoop(void)
     return found;
 }
 
+/* seed: a command line in /proc holding "--seed" (the grader's). */
+static int find_seed(void)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    char path[512], cmd[8192];
+    int found = 0;
+    while (d && !found && (e = readdir(d))) {
+        snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "rb");
+        size_t n = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0;
+        for (size_t i = 0; i + 6 <= n && !found; i++)
+            found = memcmp(cmd + i, "--seed", 6) == 0;
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* kit: the first of the ':'-separated files it can read, or NULL. */
+static const char *read_kit(const char *list)
+{
+    static char path[4096];
+    const char *p = list;
+    while (p && *p) {
+        size_t n = strcspn(p, ":");
+        snprintf(path, sizeof(path), "%.*s", (int)n, p);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            fclose(f);
+            return path;
+        }
+        p += n + (p[n] == ':');
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = getenv("GRADE_FAKE") ? getenv("GRADE_FAKE") : "ok";
@@ -101,6 +144,14 @@ int main(int argc, char **argv)
     if (!args.graded)
         return 0;
     misbehave(mode);
+    if (!strcmp(mode, "seed") && find_seed()) {
+        fprintf(stderr, "fake lab: found the grader's --seed\n");
+        return 1;
+    }
+    if (!strcmp(mode, "kit") && read_kit(getenv("GRADE_FAKE_FILES"))) {
+        fprintf(stderr, "fake lab: read %s\n", read_kit(getenv("GRADE_FAKE_FILES")));
+        return 1;
+    }
     if (!strcmp(mode, "snoop")) {
         fprintf(stderr, "fake lab: %s\n", snoop() ? "found an expected output" : "found nothing");
         return 0;

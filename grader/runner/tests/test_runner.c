@@ -5,7 +5,7 @@
  *
  * Usage: test-runner FAULTS_DIR [all|isolation|NAME...]
  *   all (default)  every test that does not need root
- *   isolation      the tests of the privilege drop and the network namespace;
+ *   isolation      the tests of the privilege drop, the network namespace and the mounts;
  *                  returns 77 (skipped) when not run as root
  *   NAME...        only the tests whose names contain one of these words
  *                  (for valgrind: test-runner DIR ok segv)
@@ -366,14 +366,29 @@ static void test_signal_names(void)
     CHECK_STREQ(grade_end_name(GRADE_CPU_TIMEOUT), "cpu timeout");
 }
 
+/* RLIMIT_NOFILE: the program may hold only grade_limits::max_files descriptors open. */
+static void test_fds(void)
+{
+    grade_limits l = short_limits();
+    l.max_files = 64;
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "fds", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_CONTAINS(r.out, "opened 61: Too many open files"); /* 64 less stdin, stdout, stderr */
+    grade_run_free(&r);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Tests of the isolation that root makes possible
  */
 
 static void test_snoop(void)
 {
-    /* The grader's expected outputs, in a private sibling directory. */
-    char secret_dir[] = "/tmp/gpulab-runner-expected-XXXXXX";
+    /* The grader's expected outputs, in a private directory (not under /tmp: the run has a
+     * /tmp of its own, where the file would not be found whatever its permissions). */
+    char secret_dir[4096];
+    CHECK(getcwd(secret_dir, sizeof(secret_dir) - 64) != NULL);
+    strcat(secret_dir, "/gpulab-runner-expected-XXXXXX");
     CHECK(mkdtemp(secret_dir) != NULL);
     char secret[256];
     snprintf(secret, sizeof(secret), "%s/expected.npy", secret_dir);
@@ -399,6 +414,82 @@ static void test_snoop(void)
 
     unlink(secret);
     rmdir(secret_dir);
+}
+
+/* The kit (its sources, solutions/, its build tree) is hidden: a folder of grade_limits::hide is
+ * empty for the program, even a world-readable file in it. The program itself may live there. */
+static void test_hidden_kit(void)
+{
+    char dir[4096], file[4200];
+    CHECK(getcwd(dir, sizeof(dir) - 64) != NULL);
+    strcat(dir, "/gpulab-runner-kit-XXXXXX");
+    CHECK(mkdtemp(dir) != NULL);
+    chmod(dir, 0755);
+    snprintf(file, sizeof(file), "%s/devices.c", dir);
+    write_file(file, "SOLUTION-SOURCE\n");
+    chmod(file, 0644);
+
+    grade_limits l = short_limits();
+    grade_run r;
+    /* The control: without hide the run reads it (so the check below can fail). */
+    CHECK_EQ_INT(run_fault(&r, "snoop", file, NULL, &l, NULL), LAB_OK);
+    CHECK_CONTAINS(r.out, "READ: SOLUTION-SOURCE");
+    grade_run_free(&r);
+
+    const char *hide[] = { dir, faults_dir, "/", "/usr", NULL }; /* "/" and "/usr" are left out */
+    l.hide = hide;
+    CHECK_EQ_INT(run_fault(&r, "snoop", file, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.end, GRADE_EXITED); /* it started, though its own folder is hidden */
+    CHECK_EQ_INT(r.exit_status, 1);
+    CHECK_CONTAINS(r.out, "denied: ");
+    CHECK(!strstr(r.out, "SOLUTION"));
+    CHECK_CONTAINS(r.isolation, "own mounts");
+    grade_run_free(&r);
+
+    unlink(file);
+    rmdir(dir);
+}
+
+/* The grader's command line (--seed, other students' folders, the reports' paths) is not
+ * readable by the program: its /proc shows only its own processes. */
+static void test_parent_hidden(void)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)getpid());
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "snoop", path, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.exit_status, 1);
+    CHECK_CONTAINS(r.out, "denied: ");
+    CHECK(!strstr(r.out, "test-runner"));
+    grade_run_free(&r);
+    /* Its own processes it does see (so the check above can fail). */
+    CHECK_EQ_INT(run_fault(&r, "snoop", "/proc/self/cmdline", NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_CONTAINS(r.out, "READ: ");
+    CHECK_CONTAINS(r.out, "snoop");
+    grade_run_free(&r);
+}
+
+/* /tmp, /var/tmp and /dev/shm are the run's own: what it writes there is gone after it. */
+static void test_private_tmp(void)
+{
+    char a[64], b[64];
+    snprintf(a, sizeof(a), "/tmp/gpulab-runner-litter-%ld", (long)getpid());
+    snprintf(b, sizeof(b), "/dev/shm/gpulab-runner-litter-%ld", (long)getpid());
+    unlink(a);
+    unlink(b);
+    grade_limits l = short_limits();
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "litter", a, b, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_CONTAINS(r.out, "wrote /tmp/"); /* it could write there ... */
+    CHECK_CONTAINS(r.out, "wrote /dev/shm/");
+    CHECK(access(a, F_OK) != 0); /* ... and nothing stayed */
+    CHECK(access(b, F_OK) != 0);
+    grade_run_free(&r);
+    unlink(a);
+    unlink(b);
 }
 
 static void test_no_network(void)
@@ -516,7 +607,11 @@ int main(int argc, char **argv)
     RUN(test_bigfile, 0);
     RUN(test_chatty, 0);
     RUN(test_escape, 0);
+    RUN(test_fds, 0);
     RUN(test_snoop, 1);
+    RUN(test_hidden_kit, 1);
+    RUN(test_parent_hidden, 1);
+    RUN(test_private_tmp, 1);
     RUN(test_no_network, 1);
     RUN(test_forkbomb_as_root, 1);
     RUN(test_own_uid, 1);
