@@ -129,8 +129,9 @@ struct worker_state {
     sim_thread *cur = nullptr;            // the running fiber's thread
     sim_thread *end = nullptr;            // past the block's last thread
     size_t live = 0;                      // threads of the block that have not exited
-    size_t at_barrier = 0;                // of them, those that wait at the barrier
+    size_t barrier_left = 0;              // of them, those that have not arrived at the barrier
     unsigned char barrier_gen = 0;        // barriers released so far (modulo 256)
+    unsigned short released_wait = 0;     // wait_word of a thread the last release freed
     int barrier_line = 0;                 // the barrier the first arrival waits at
     const char *barrier_file = nullptr;   // (null: no thread waits at a barrier)
     bool barrier_divergent = false;       // an arrival waits at another barrier
@@ -394,9 +395,27 @@ void report_fault(job *j)
 // ---------------------------------------------------------------------------
 // Blocks as fibers.
 
+// A thread's state and barrier generation as one 16-bit word.
+static_assert(offsetof(sim_thread, gen) == offsetof(sim_thread, state) + 1, "state, gen adjacent");
+inline unsigned short wait_word(const sim_thread &t)
+{
+    unsigned short v;
+    memcpy(&v, reinterpret_cast<const char *>(&t) + offsetof(sim_thread, state), sizeof(v));
+    return v;
+}
+
+// The wait_word of a thread that waited at the barrier last released.
+inline unsigned short released_word(unsigned char barrier_gen)
+{
+    unsigned char pair[2] = { AT_BARRIER, (unsigned char)(barrier_gen - 1) };
+    unsigned short v;
+    memcpy(&v, pair, sizeof(v));
+    return v;
+}
+
 // Whether a thread can run: runnable, or waiting at a barrier since released.
-// (A released thread keeps its state until it waits again: releasing a
-// barrier is one increment of the generation.)
+// A released thread keeps its state until it waits again: releasing a barrier
+// is one increment of the generation.
 inline bool can_run(const worker_state &w, const sim_thread &t)
 {
     return t.state == RUNNABLE || (t.state == AT_BARRIER && t.gen != w.barrier_gen);
@@ -555,8 +574,9 @@ bool release_barrier()
     // generation is runnable (see can_run).
     w.barrier_result = w.barrier_count;
     w.barrier_gen++;
+    w.released_wait = released_word(w.barrier_gen);
     check_barrier();
-    w.at_barrier = 0;
+    w.barrier_left = w.live;
     w.barrier_count = 0;
     w.barrier_file = nullptr; // the next barrier is named by its first arrival
     return true;
@@ -583,7 +603,7 @@ inline void thread_exited(worker_state &w, sim_thread *t)
     w.warps[warp].present &= ~(1u << (i % 32));
     if (w.warps[warp].waiting)
         resolve_after_exit(w, warp);
-    if (w.at_barrier && w.at_barrier == w.live)
+    if (--w.barrier_left == 0 && w.live > 0) // the others all wait at a barrier
         release_barrier();
 }
 
@@ -616,7 +636,8 @@ void run_block_fibers(job *j)
     w.end = w.threads.data() + n;
     w.exited = 0;
     w.live = n;
-    w.at_barrier = 0;
+    w.barrier_left = n;
+    w.released_wait = released_word(w.barrier_gen);
     w.barrier_count = 0;
     w.barrier_file = nullptr;
     w.barrier_divergent = false;
@@ -1047,7 +1068,7 @@ inline __attribute__((always_inline)) bool arrive(worker_state *w, sim_thread *t
             w->barrier_divergent = true;
         }
     }
-    return ++w->at_barrier == w->live;
+    return --w->barrier_left == 0;
 }
 
 __attribute__((noinline)) void syncthreads_slow(const char *file, int line)
@@ -1089,10 +1110,12 @@ void syncthreads(const char *file, int line)
     if (arrive(w, t, file, line))
         return barrier_complete(w, t);
     sim_thread *next = t + 1;
-    if (next != w->end && can_run(*w, *next)) {
+    // Usually the next thread waited at the barrier last released: one comparison.
+    if (next != w->end && (wait_word(*next) == w->released_wait || can_run(*w, *next))) {
         w->cur = next;
         threadIdx = next->tid;
-        fiber_switch(&t->ctx, &next->ctx);
+        // A lane that waits to return from a warp function gets its result.
+        fiber_switch(&t->ctx, &next->ctx, next->result);
         return;
     }
     run_next_search(w, &t->ctx, next != w->end ? next : w->threads.data());

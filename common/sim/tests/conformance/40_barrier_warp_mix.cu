@@ -1,7 +1,8 @@
 // 40_barrier_warp_mix — barriers and warp functions in one block of 80 threads
 // (two full warps and one of 16 lanes): 601 barriers in a loop, shuffles whose
 // delta or source lane differs from lane to lane, uniform shuffles on the
-// partial warp, votes, __syncthreads_count, and lanes that exited before a shuffle.
+// partial warp, votes, __syncthreads_count, lanes that exited before a shuffle,
+// and a shuffle whose lanes go on to a __syncthreads before using the result.
 #include "conformance.h"
 
 #define T 80
@@ -41,6 +42,9 @@ __global__ void warp_mix(const int *in, int *out)
     unsigned m = warp_lanes(t);
     int v = in[i];
     int *o = out + 8 * i;
+    int before_barrier = __shfl_xor_sync(m, v, 1);
+    __syncthreads(); // lanes resumed here from the shuffle still get its result
+    out[8 * N + i] = before_barrier;
     o[0] = __shfl_down_sync(m, v, lane % 3);       // delta differs by lane
     o[1] = __shfl_sync(m, v, (lane * 7 + 5) % 32); // source differs by lane
     o[2] = __shfl_down_sync(m, v, 4);              // uniform, partial warp too
@@ -64,7 +68,7 @@ int main(void)
     conf_require_device();
 
     static unsigned h_in[N], h_out[N], want[N];
-    static int h_v[N], h_r[8 * N];
+    static int h_v[N], h_r[9 * N];
     unsigned seed = 40;
     for (int i = 0; i < N; i++) {
         h_in[i] = conf_lcg(&seed);
@@ -146,6 +150,14 @@ int main(void)
         }
     }
     conf_check(bad == 0, "every warp function's result is CUDA's");
+    bad = 0;
+    for (int i = 0; i < N; i++) {
+        int want_x = (warp_lanes(i % T) >> (i % T % 32 ^ 1)) & 1u ? h_v[i ^ 1] : -1;
+        if (want_x != -1 && h_r[8 * N + i] != want_x && bad++ < 5)
+            conf_check(0, "shuffle, then __syncthreads: thread %d got %d, want %d", i,
+                       h_r[8 * N + i], want_x);
+    }
+    conf_check(bad == 0, "a shuffle's result survives a __syncthreads that follows it");
     CHECK_CUDA(cudaFree(d_in));
     CHECK_CUDA(cudaFree(d_out));
     CHECK_CUDA(cudaFree(d_v));
