@@ -291,7 +291,9 @@ void prepare_worker()
     ss.ss_size = w->altstack.size();
     sigaltstack(&ss, nullptr);
     w->stacks.reset(new stack_pool(stack_size_setting()));
-    w->threads.resize(1024); // never resized: parked fibers point into it
+    // Never resized (parked fibers point into it); one more than a block has
+    // threads: the one past the block's last is a thread that never runs.
+    w->threads.resize(1025);
     worker_tls = w;
 }
 
@@ -448,12 +450,11 @@ __attribute__((noinline)) unsigned long long run_next_search(worker_state *w, fi
     return fiber_switch(from, &w->scheduler);
 }
 
-// Goes on with `start` when it can run (the usual case), else searches.
+// Goes on with `start` when it can run (the usual case), else searches. The
+// block's end never runs: a search from there starts at the first thread.
 inline __attribute__((always_inline)) unsigned long long
 run_next(worker_state *w, fiber_context *from, sim_thread *start)
 {
-    if (start == w->end)
-        start = w->threads.data();
     if (can_run(*w, *start))
         return resume(w, from, start);
     return run_next_search(w, from, start);
@@ -634,6 +635,8 @@ void run_block_fibers(job *j)
         w.warps[k].present = lanes_in_warp(n, k);
     w.n = n;
     w.end = w.threads.data() + n;
+    w.end->state = EXITED; // what the last thread finds as its next one: searches wrap
+
     w.exited = 0;
     w.live = n;
     w.barrier_left = n;
@@ -1111,14 +1114,14 @@ void syncthreads(const char *file, int line)
         return barrier_complete(w, t);
     sim_thread *next = t + 1;
     // Usually the next thread waited at the barrier last released: one comparison.
-    if (next != w->end && (wait_word(*next) == w->released_wait || can_run(*w, *next))) {
+    if (wait_word(*next) == w->released_wait || can_run(*w, *next)) { // never *end
         w->cur = next;
         threadIdx = next->tid;
         // A lane that waits to return from a warp function gets its result.
         fiber_switch(&t->ctx, &next->ctx, next->result);
         return;
     }
-    run_next_search(w, &t->ctx, next != w->end ? next : w->threads.data());
+    run_next_search(w, &t->ctx, next);
 }
 
 int syncthreads_count(int pred, const char *file, int line)
