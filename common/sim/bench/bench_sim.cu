@@ -4,7 +4,9 @@
  *
  * Build and run: make bench-sim   (or build/bin/bench-sim; --help lists the options)
  *
- * Rows, each the median of a few runs, timed with the CPU wall clock:
+ * Rows, each the median of a few runs, timed with the CPU wall clock (or,
+ * with --cpu-clock, the process's CPU time: on a loaded machine a one-worker
+ * run's rate then counts only the time it ran):
  *   add     a barrier-free vector add: each simulated thread is one loop step
  *           (run as plain loops over each block's threads);
  *   c       the same vector add as a plain C loop on one core, and the ratio
@@ -30,10 +32,13 @@
 #include <time.h>
 #include <unistd.h>
 
+// The clock rows are timed with: the wall clock, or the process's CPU time.
+static clockid_t row_clock = CLOCK_MONOTONIC;
+
 static double wall_seconds(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(row_clock, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -133,18 +138,22 @@ struct options {
     int rates; // print rates only, one per line (how a run of itself reports back)
     int check;
     int all_cores; // also run the rows on every core
+    int cpu_clock; // time with the process's CPU time, not the wall clock
 };
 
 static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
             "usage: %s [--rows LIST] [--n N] [--n-reduce N] [--reps R] [--check] [--one-worker]\n"
+            "          [--cpu-clock]\n"
             "  --rows LIST    rows to run, comma-separated: add,c,reduce,shuffle (default: all)\n"
             "  --n N          elements of the vector add and plain C rows (default 16777216)\n"
             "  --n-reduce N   threads of the reduction rows (default 1048576)\n"
             "  --reps R       runs per row; the median is printed (default 5)\n"
             "  --check        add and reduce again under GPULAB_SIM_CHECK=all\n"
             "  --one-worker   only GPULAB_SIM_THREADS=1 (default: then again on every core)\n"
+            "  --cpu-clock    time with the process's CPU time (all its threads), not the wall\n"
+            "                 clock: steadier on a loaded machine; meaningful for one worker\n"
             "  --rates        print each selected row's rate (per second), one per line\n"
             "Workers: GPULAB_SIM_THREADS if set, else 1; the every-core rows use one per core.\n",
             argv0);
@@ -169,7 +178,7 @@ static int parse_rows(const char *list, int *rows)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    *o = (struct options){ { 1, 1, 1, 1 }, 1 << 24, 1 << 20, 5, 0, 0, 1 };
+    *o = (struct options){ { 1, 1, 1, 1 }, 1 << 24, 1 << 20, 5, 0, 0, 1, 0 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -181,6 +190,8 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->check = 1;
         } else if (strcmp(a, "--one-worker") == 0) {
             o->all_cores = 0;
+        } else if (strcmp(a, "--cpu-clock") == 0) {
+            o->cpu_clock = 1;
         } else if (strcmp(a, "--rows") == 0 && v) {
             if (parse_rows(v, o->rows) != 0)
                 return -1;
@@ -216,8 +227,8 @@ static int rates_of_run(const char *env, int twin, const char *rows, const struc
     if (twin)
         strcat(self, ".check");
     snprintf(cmd, sizeof(cmd),
-             "%s '%s' --rates --rows %s --n %d --n-reduce %d --reps %d 2>/dev/null", env, self,
-             rows, o->n_add, o->n_red, o->reps);
+             "%s '%s' --rates --rows %s --n %d --n-reduce %d --reps %d%s 2>/dev/null", env, self,
+             rows, o->n_add, o->n_red, o->reps, o->cpu_clock ? " --cpu-clock" : "");
     FILE *p = popen(cmd, "r");
     if (!p)
         return -1;
@@ -258,6 +269,8 @@ int main(int argc, char **argv)
         return 2;
     }
     setenv("GPULAB_SIM_THREADS", "1", 0);
+    if (o.cpu_clock)
+        row_clock = CLOCK_PROCESS_CPUTIME_ID;
     int n = o.n_add > o.n_red ? o.n_add : o.n_red;
     float *a, *b, *c;
     CHECK(cudaMallocManaged((void **)&a, sizeof(float) * n, cudaMemAttachGlobal));
@@ -299,8 +312,9 @@ static int report(const struct options *op, const double *rates)
         }
     const char *workers = getenv("GPULAB_SIM_THREADS");
     printf("gpulab simulator benchmark: %s worker thread(s), n = %d (add, c), %d (reduce, "
-           "shuffle), median of %d runs, times from the CPU wall clock\n",
-           workers, o.n_add, o.n_red, o.reps);
+           "shuffle), median of %d runs, times from the %s\n",
+           workers, o.n_add, o.n_red, o.reps,
+           o.cpu_clock ? "process's CPU time (all its threads)" : "CPU wall clock");
     for (int k = 0; k < N_ROWS; k++) {
         if (!o.rows[k])
             continue;

@@ -17,6 +17,8 @@ namespace gpulab_sim
 
 #ifdef GPULAB_SIM_FIBER_UCONTEXT
 
+thread_local unsigned long long fiber_handoff;
+
 void fiber_prepare(fiber_context *ctx, void *stack_base, size_t stack_size, void (*entry)(void *),
                    void *arg)
 {

@@ -28,17 +28,27 @@ struct fiber_context {
 #endif
 };
 
-#ifndef GPULAB_SIM_FIBER_UCONTEXT
-extern "C" void gpulab_sim_fiber_swap(void **save_sp, void *load_sp);
+#ifdef GPULAB_SIM_FIBER_UCONTEXT
+// The value handed to the fiber being resumed (swapcontext passes none).
+extern thread_local unsigned long long fiber_handoff;
+#else
+extern "C" unsigned long long gpulab_sim_fiber_swap(void **save_sp, void *load_sp,
+                                                    unsigned long long value);
 #endif
 
-// Saves the running context into `from` and resumes `to`.
-inline void fiber_switch(fiber_context *from, fiber_context *to)
+// Saves the running context into `from` and resumes `to`, where the
+// fiber_switch that suspended `to` returns `value` (a fiber that starts gets
+// none). A caller that returns what fiber_switch returns can make it a tail
+// call: the resumed fiber returns `value` from that caller directly.
+inline unsigned long long fiber_switch(fiber_context *from, fiber_context *to,
+                                       unsigned long long value = 0)
 {
 #ifdef GPULAB_SIM_FIBER_UCONTEXT
+    fiber_handoff = value;
     swapcontext(&from->uc, &to->uc);
+    return fiber_handoff;
 #else
-    gpulab_sim_fiber_swap(&from->sp, to->sp);
+    return gpulab_sim_fiber_swap(&from->sp, to->sp, value);
 #endif
 }
 

@@ -1,7 +1,8 @@
 /* Context switch of the simulator's fibers, AArch64 (AAPCS64).
- * gpulab_sim_fiber_swap(void **save_sp, void *load_sp): saves x19-x30 and
- * d8-d15 on the running stack, stores sp in *save_sp, switches to load_sp and
- * restores the same layout from there. */
+ * gpulab_sim_fiber_swap(void **save_sp, void *load_sp, uint64_t value): saves
+ * x19-x30 and d8-d15 on the running stack, stores sp in *save_sp, switches to
+ * load_sp and restores the same layout from there; the call that suspended the
+ * resumed fiber returns `value` (x2, into x0). */
 #if defined(__aarch64__)
     .text
     .globl gpulab_sim_fiber_swap
@@ -18,8 +19,8 @@ gpulab_sim_fiber_swap:
     stp d10, d11, [sp, #112]
     stp d12, d13, [sp, #128]
     stp d14, d15, [sp, #144]
-    mov x2, sp
-    str x2, [x0]
+    mov x3, sp
+    str x3, [x0]
     mov sp, x1
     ldp x19, x20, [sp, #0]
     ldp x21, x22, [sp, #16]
@@ -32,6 +33,7 @@ gpulab_sim_fiber_swap:
     ldp d12, d13, [sp, #128]
     ldp d14, d15, [sp, #144]
     add sp, sp, #176
+    mov x0, x2
     ret
     .size gpulab_sim_fiber_swap, .-gpulab_sim_fiber_swap
 

@@ -1,7 +1,8 @@
 /* Context switch of the simulator's fibers, x86-64 System V.
- * gpulab_sim_fiber_swap(void **save_sp, void *load_sp): pushes the callee-saved
- * registers, stores %rsp in *save_sp, switches to load_sp and pops the same
- * layout from there. The SSE and x87 control words are not switched: kernels
+ * gpulab_sim_fiber_swap(void **save_sp, void *load_sp, uint64_t value): pushes
+ * the callee-saved registers, stores %rsp in *save_sp, switches to load_sp and
+ * pops the same layout from there; the call that suspended the resumed fiber
+ * returns `value` (%rdx, into %rax). The SSE and x87 control words are not switched: kernels
  * do not change rounding modes, and every fiber starts with the thread's. */
 #if defined(__x86_64__)
     .text
@@ -23,6 +24,7 @@ gpulab_sim_fiber_swap:
     popq %r12
     popq %rbx
     popq %rbp
+    movq %rdx, %rax
     ret
     .cfi_endproc
     .size gpulab_sim_fiber_swap, .-gpulab_sim_fiber_swap

@@ -89,22 +89,49 @@ struct job {
 // States of a simulated thread run as a fiber.
 // AT_GROUP: at coalesced_threads(); AT_GRID: at grid.sync() (see the cooperative
 // groups section at the end).
-enum thread_state { RUNNABLE, AT_BARRIER, AT_WARP, EXITED, AT_GROUP, AT_GRID };
+enum thread_state : unsigned char { RUNNABLE, AT_BARRIER, AT_WARP, EXITED, AT_GROUP, AT_GRID };
 
-struct sim_thread {
-    // What every switch and barrier touches, together in the first cache line.
+// A warp function's operation, width (1 to 32) and argument in one word: the
+// lanes of a group that agree on it are resolved together the fast way.
+inline unsigned long long warp_sig(warp_op op, int width, int arg)
+{
+    return (unsigned)op | (unsigned)width << 8 | (unsigned long long)(unsigned)arg << 32;
+}
+inline warp_op sig_op(unsigned long long sig)
+{
+    return (warp_op)(sig & 0xff);
+}
+inline int sig_width(unsigned long long sig)
+{
+    return (int)(sig >> 8 & 0xff);
+}
+inline int sig_arg(unsigned long long sig)
+{
+    return (int)(unsigned)(sig >> 32);
+}
+
+// One cache line per thread: what a switch, a barrier and a warp function
+// touch of it.
+struct alignas(64) sim_thread {
     fiber_context ctx;
-    thread_state state;
-    int line; // where it waits (barrier or warp function)
-    const char *file;
+    const char *file; // where it waits (barrier or warp function)
+    // Warp functions: this lane's value, its result, its warp_sig and mask.
+    unsigned long long value, result, sig;
     uint3 tid;
-    unsigned gen; // the barrier generation it arrived in
-    int pred;     // __syncthreads_count's predicate
-    // Warp functions.
-    warp_op op;
+    int line;
     unsigned mask;
-    int arg, width;
-    unsigned long long value, result;
+    thread_state state;
+    // The barrier generation it arrived in. A released thread is at most one
+    // generation behind: no barrier is released before it arrives again.
+    unsigned char gen;
+};
+
+// Per warp of the running block.
+struct alignas(32) warp_slot {
+    unsigned waiting = 0;       // lanes at a warp function
+    unsigned present = 0;       // lanes that exist and have not exited
+    unsigned long long sig = 0; // the warp_sig of the first of the waiting lanes
+    bool mixed = false;         // waiting lanes may differ in their warp_sig
 };
 
 // Per worker thread: what it is running now. Fibers switch directly from one
@@ -112,28 +139,34 @@ struct sim_thread {
 // starts a block and takes over when no thread can run: the block is done,
 // stopped, or stuck.
 struct worker_state {
+    // The hot part: what every barrier, warp function and switch reads.
+    sim_thread *cur = nullptr;            // the running fiber's thread
+    sim_thread *end = nullptr;            // past the block's last thread
+    size_t live = 0;                      // threads of the block that have not exited
+    size_t barrier_left = 0;              // of them, those that have not arrived at the barrier
+    unsigned char barrier_gen = 0;        // barriers released so far (modulo 256)
+    unsigned short released_wait = 0;     // wait_word of a thread the last release freed
+    int barrier_line = 0;                 // the barrier the first arrival waits at
+    const char *barrier_file = nullptr;   // (null: no thread waits at a barrier)
+    bool barrier_divergent = false;       // an arrival waits at another barrier
+    unsigned tools = 0;                   // check_tools(), read when a kernel starts on this worker
+    void (*run_thread)(void *) = nullptr; // the kernel's thread function, and its task
+    void *task = nullptr;
     job *current = nullptr;
     // The code the current block runs: current->req.ops, or its plain copy.
     const kernel_ops *ops = nullptr;
     bool in_kernel = false; // a fault now belongs to the kernel
     bool fibers = false;    // the current block runs as fibers
-    unsigned tools = 0;     // check_tools(), read when a kernel starts on this worker
     sigjmp_buf escape;      // where a fault of the current block lands
     std::vector<sim_thread> threads;
-    size_t n = 0;       // threads in the block
-    size_t running = 0; // index of the running fiber
+    size_t n = 0;                 // threads in the block
+    dim3 tid_dim = dim3(0, 0, 0); // the block shape the threads' tid fields are for
     size_t exited = 0;
-    size_t at_barrier = 0;
-    int barrier_count = 0;              // sum of __syncthreads_count predicates
-    unsigned barrier_gen = 0;           // barriers released so far
-    int barrier_result = 0;             // __syncthreads_count of the last one released
-    const char *barrier_file = nullptr; // the barrier the first arrival waits at
-    int barrier_line = 0;
-    bool barrier_divergent = false;     // an arrival waits at another barrier
-    size_t parked = 0;                  // fibers 0..parked-1 wait, parked, for their next thread
-    bool fiber_lost = false;            // a fiber of this block was stopped mid-kernel
-    std::vector<unsigned> warp_waiting; // per warp: lanes at a warp function
-    std::vector<unsigned> warp_exited;  // per warp: lanes that have exited
+    int barrier_count = 0;   // sum of __syncthreads_count predicates
+    int barrier_result = 0;  // __syncthreads_count of the last one released
+    size_t parked = 0;       // fibers 0..parked-1 wait, parked, for their next thread
+    bool fiber_lost = false; // a fiber of this block was stopped mid-kernel
+    std::vector<warp_slot> warps;
     fiber_context scheduler;
     std::unique_ptr<stack_pool> stacks;
     std::vector<char> altstack;
@@ -144,6 +177,9 @@ struct worker_state {
 
 // Plain pointer in TLS: no per-access initialization check.
 __thread worker_state *worker_tls = nullptr;
+// The same, but only while the worker runs a block as fibers (else null): the
+// one test barriers and warp functions make before their fast path.
+__thread worker_state *fiber_tls = nullptr;
 
 inline worker_state &self()
 {
@@ -287,7 +323,9 @@ void prepare_worker()
     ss.ss_size = w->altstack.size();
     sigaltstack(&ss, nullptr);
     w->stacks.reset(new stack_pool(stack_size_setting()));
-    w->threads.resize(1024); // never resized: parked fibers point into it
+    // Never resized (parked fibers point into it); one more than a block has
+    // threads: the one past the block's last is a thread that never runs.
+    w->threads.resize(1025);
     worker_tls = w;
 }
 
@@ -381,7 +419,7 @@ void report_fault(job *j)
     worker_state &w = self();
     char where[512], b[32], t[32];
     fmt_dim(b, sizeof(b), blockIdx);
-    fmt_dim(t, sizeof(t), w.fibers ? w.threads[w.running].tid : threadIdx);
+    fmt_dim(t, sizeof(t), w.fibers && w.cur ? w.cur->tid : threadIdx);
     if (report_shared_fault(j, t, b))
         return;
     const char *why = "an address that is not mapped";
@@ -396,46 +434,67 @@ void report_fault(job *j)
 // ---------------------------------------------------------------------------
 // Blocks as fibers.
 
+// A thread's state and barrier generation as one 16-bit word.
+static_assert(offsetof(sim_thread, gen) == offsetof(sim_thread, state) + 1, "state, gen adjacent");
+inline unsigned short wait_word(const sim_thread &t)
+{
+    unsigned short v;
+    memcpy(&v, reinterpret_cast<const char *>(&t) + offsetof(sim_thread, state), sizeof(v));
+    return v;
+}
+
+// The wait_word of a thread that waited at the barrier last released.
+inline unsigned short released_word(unsigned char barrier_gen)
+{
+    unsigned char pair[2] = { AT_BARRIER, (unsigned char)(barrier_gen - 1) };
+    unsigned short v;
+    memcpy(&v, pair, sizeof(v));
+    return v;
+}
+
 // Whether a thread can run: runnable, or waiting at a barrier since released.
+// A released thread keeps its state until it waits again: releasing a barrier
+// is one increment of the generation.
 inline bool can_run(const worker_state &w, const sim_thread &t)
 {
     return t.state == RUNNABLE || (t.state == AT_BARRIER && t.gen != w.barrier_gen);
 }
 
-// Switches from the running fiber (saved in *from) to the next runnable one,
-// searching round-robin from index `start`; to the scheduler when none is.
-__attribute__((noinline)) void run_next_search(fiber_context *from, size_t start)
+// Makes t the running thread and switches to it from `from`; the switch that
+// suspended t returns t's warp result there (see fiber_switch).
+inline __attribute__((always_inline)) unsigned long long resume(worker_state *w,
+                                                                fiber_context *from, sim_thread *t)
 {
-    worker_state &w = self();
-    size_t n = w.n;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = start + k < n ? start + k : start + k - n;
-        sim_thread &t = w.threads[i];
-        if (can_run(w, t)) {
-            t.state = RUNNABLE;
-            w.running = i;
-            threadIdx = t.tid;
-            if (&t.ctx != from) // the running thread itself goes on without a switch
-                fiber_switch(from, &t.ctx);
-            return;
-        }
-    }
-    fiber_switch(from, &w.scheduler);
+    w->cur = t;
+    threadIdx = t->tid;
+    if (&t->ctx == from) // the running thread itself goes on without a switch
+        return t->result;
+    return fiber_switch(from, &t->ctx, t->result);
 }
 
-inline __attribute__((always_inline)) void run_next(fiber_context *from, size_t start)
+// Switches from the running fiber (saved in *from) to the next thread that
+// can run, searching round-robin from `start`; to the scheduler when none can.
+__attribute__((noinline)) unsigned long long run_next_search(worker_state *w, fiber_context *from,
+                                                             sim_thread *start)
 {
-    worker_state *w = worker_tls;
-    if (start < w->n && can_run(*w, w->threads[start])) { // the usual case
-        sim_thread *t = &w->threads[start];
-        t->state = RUNNABLE;
-        w->running = start;
-        threadIdx = t->tid;
-        if (&t->ctx != from) // the running thread itself goes on without a switch
-            fiber_switch(from, &t->ctx);
-        return;
+    sim_thread *first = w->threads.data();
+    size_t n = w->n, s = (size_t)(start - first);
+    for (size_t k = 0; k < n; k++) {
+        sim_thread *t = first + (s + k < n ? s + k : s + k - n);
+        if (can_run(*w, *t))
+            return resume(w, from, t);
     }
-    run_next_search(from, start);
+    return fiber_switch(from, &w->scheduler);
+}
+
+// Goes on with `start` when it can run (the usual case), else searches. The
+// block's end never runs: a search from there starts at the first thread.
+inline __attribute__((always_inline)) unsigned long long
+run_next(worker_state *w, fiber_context *from, sim_thread *start)
+{
+    if (can_run(*w, *start))
+        return resume(w, from, start);
+    return run_next_search(w, from, start);
 }
 
 inline unsigned lanes_in_warp(size_t n, size_t warp)
@@ -445,29 +504,35 @@ inline unsigned lanes_in_warp(size_t n, size_t warp)
     return count == 32 ? 0xffffffffu : ((1u << count) - 1u);
 }
 
-inline unsigned long long shfl_result(const sim_thread *w, unsigned group, int lane)
+// The lane a shuffle of lane `lane` reads, by CUDA's rules for its op.
+inline __attribute__((always_inline)) int shfl_source(warp_op op, int width, int arg, int lane)
 {
-    const sim_thread &me = w[lane];
-    int width = me.width > 0 && me.width <= 32 ? me.width : 32;
-    int seg = lane / width * width;
-    int src = lane;
-    switch (me.op) {
+    int seg = (width & (width - 1)) == 0 ? lane & -width : lane / width * width;
+    switch (op) {
     case SHFL_IDX:
-        src = seg + (me.arg & (width - 1));
-        break;
+        return seg + (arg & (width - 1));
     case SHFL_UP:
-        src = lane - me.arg < seg ? lane : lane - me.arg;
-        break;
+        return lane - arg < seg ? lane : lane - arg;
     case SHFL_DOWN:
-        src = lane + me.arg >= seg + width ? lane : lane + me.arg;
-        break;
-    default:
-        src = lane ^ me.arg;
-        if (src < seg || src >= seg + width)
-            src = lane;
-        break;
+        return lane + arg >= seg + width ? lane : lane + arg;
+    default: {
+        int src = lane ^ arg;
+        return src < seg || src >= seg + width ? lane : src;
     }
-    return (group >> src) & 1u ? w[src].value : me.value;
+    }
+}
+
+// The results of a group of lanes t[...] that all run shuffle `op` with the
+// same width and argument: the usual case, with the op's rule known.
+template <warp_op op>
+void shuffle_group(sim_thread *t, unsigned group, int width, int arg)
+{
+    for (unsigned g = group; g; g &= g - 1) {
+        int l = __builtin_ctz(g);
+        int src = shfl_source(op, width, arg, l);
+        t[l].result = (group >> src) & 1u ? t[src].value : t[l].value;
+        t[l].state = RUNNABLE;
+    }
 }
 
 // If every lane that lane's mask names has arrived (or exited), computes the
@@ -476,47 +541,57 @@ unsigned try_resolve_warp(size_t warp, int lane)
 {
     worker_state &w = self();
     sim_thread *t = &w.threads[warp * 32];
-    unsigned exists = lanes_in_warp(w.n, warp);
-    unsigned want = t[lane].mask & exists & ~w.warp_exited[warp];
-    if (want & ~w.warp_waiting[warp])
-        return 0;                                        // someone has not arrived yet
-    if (t[lane].mask & ~(exists & ~w.warp_exited[warp])) // lanes named that never arrive
-        check_warp_mask(t[lane].mask, exists & ~w.warp_exited[warp], t[lane].file, t[lane].line);
+    warp_slot &ws = w.warps[warp];
+    unsigned present = ws.present;
+    unsigned want = t[lane].mask & present;
+    if (want & ~ws.waiting)
+        return 0;                // someone has not arrived yet
+    if (t[lane].mask & ~present) // lanes named that never arrive
+        check_warp_mask(t[lane].mask, present, t[lane].file, t[lane].line);
     // One pass: a shuffle's result depends only on the values; a vote needs
-    // the ballot of the whole group, so votes get theirs in a second pass.
+    // the ballot of the whole group, so votes get theirs in two more passes.
     unsigned group = want, ballot = 0;
     bool votes = false;
-    for (unsigned g = group; g; g &= g - 1) {
-        int l = __builtin_ctz(g);
-        sim_thread &x = t[l];
-        ballot |= (unsigned)(x.value != 0) << l;
-        x.state = RUNNABLE;
-        switch (x.op) {
-        case BALLOT:
-        case ANY:
-        case ALL:
-            votes = true;
-            break;
-        case SYNCWARP:
-            x.result = 0;
-            break;
-        default:
-            x.result = shfl_result(t, group, l);
-            break;
+    warp_op op = sig_op(ws.sig);
+    int width = sig_width(ws.sig), arg = sig_arg(ws.sig);
+    if (!ws.mixed && op == SHFL_DOWN && (width & (width - 1)) == 0) {
+        shuffle_group<SHFL_DOWN>(t, group, width, arg);
+    } else if (!ws.mixed && op == SHFL_XOR && (width & (width - 1)) == 0) {
+        shuffle_group<SHFL_XOR>(t, group, width, arg);
+    } else {
+        for (unsigned g = group; g; g &= g - 1) {
+            int l = __builtin_ctz(g);
+            sim_thread &x = t[l];
+            x.state = RUNNABLE;
+            op = sig_op(x.sig);
+            if (op <= SHFL_XOR) {
+                int src = shfl_source(op, sig_width(x.sig), sig_arg(x.sig), l);
+                x.result = (group >> src) & 1u ? t[src].value : x.value;
+            } else if (op == SYNCWARP) {
+                x.result = 0;
+            } else {
+                votes = true;
+            }
         }
     }
     for (unsigned g = votes ? group : 0; g; g &= g - 1) {
+        int l = __builtin_ctz(g);
+        ballot |= (unsigned)(t[l].value != 0) << l;
+    }
+    for (unsigned g = votes ? group : 0; g; g &= g - 1) {
         sim_thread &x = t[__builtin_ctz(g)];
-        if (x.op == BALLOT)
+        op = sig_op(x.sig);
+        if (op == BALLOT)
             x.result = ballot;
-        else if (x.op == ANY)
+        else if (op == ANY)
             x.result = ballot != 0;
-        else if (x.op == ALL)
+        else if (op == ALL)
             x.result = ballot == group;
     }
-    if (t[lane].op == SYNCWARP)
+    if (sig_op(t[lane].sig) == SYNCWARP)
         check_barrier(); // __syncwarp orders the memory accesses of its lanes
-    w.warp_waiting[warp] &= ~group;
+    ws.waiting &= ~group;
+    ws.mixed = ws.waiting != 0; // the lanes left may differ from ws.sig
     return group;
 }
 
@@ -537,24 +612,36 @@ bool release_barrier()
     // generation is runnable (see can_run).
     w.barrier_result = w.barrier_count;
     w.barrier_gen++;
+    w.released_wait = released_word(w.barrier_gen);
     check_barrier();
-    w.at_barrier = 0;
+    w.barrier_left = w.live;
     w.barrier_count = 0;
+    w.barrier_file = nullptr; // the next barrier is named by its first arrival
     return true;
 }
 
-// After a thread exits: lanes and barriers that waited only for it go on.
-void after_exit(size_t i)
+// Lanes of a warp that waited only for a lane that has exited go on.
+__attribute__((noinline)) void resolve_after_exit(worker_state &w, size_t warp)
 {
-    worker_state &w = self();
-    size_t warp = i / 32;
-    w.warp_exited[warp] |= 1u << (i % 32);
-    unsigned waiting = w.warp_waiting[warp];
+    unsigned waiting = w.warps[warp].waiting;
     while (waiting) {
         int lane = __builtin_ctz(waiting);
         waiting &= ~try_resolve_warp(warp, lane) & ~(1u << lane);
     }
-    if (w.at_barrier && w.at_barrier + w.exited == w.n)
+}
+
+// Thread t has exited (or was stopped): from now on it counts as arrived at
+// every barrier and warp function; those that waited only for it go on.
+inline void thread_exited(worker_state &w, sim_thread *t)
+{
+    t->state = EXITED;
+    w.exited++;
+    w.live--;
+    size_t i = (size_t)(t - w.threads.data()), warp = i / 32;
+    w.warps[warp].present &= ~(1u << (i % 32));
+    if (w.warps[warp].waiting)
+        resolve_after_exit(w, warp);
+    if (--w.barrier_left == 0 && w.live > 0) // the others all wait at a barrier
         release_barrier();
 }
 
@@ -564,13 +651,13 @@ void fiber_main(void *arg)
 {
     sim_thread *t = static_cast<sim_thread *>(arg);
     for (;;) {
-        worker_state &w = self();
-        w.ops->run_thread(w.current->req.task);
-        t->state = EXITED;
-        w.exited++;
-        size_t me = w.running;
-        after_exit(me);
-        run_next(&t->ctx, me + 1 < w.n ? me + 1 : 0);
+        worker_state *w = fiber_tls;
+        w->run_thread(w->task);
+        thread_exited(*w, t);
+        if (w->live == 0)
+            fiber_switch(&t->ctx, &w->scheduler); // the block is done
+        else
+            run_next(w, &t->ctx, t + 1);
     }
 }
 
@@ -583,12 +670,13 @@ bool waits_at_grid(const worker_state &w);
 void drive_block(job *j)
 {
     worker_state &w = self();
-    run_next(&w.scheduler, 0); // returns when no thread can run
-    while (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.exited < w.n &&
+    fiber_tls = &w; // the block's fibers run: barriers and warp functions take the fast path
+    run_next(&w, &w.scheduler, w.threads.data()); // returns when no thread can run
+    while (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.live > 0 &&
            release_idle_groups(w))
-        run_next(&w.scheduler, 0);
-    if (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.exited < w.n &&
-        !waits_at_grid(w))
+        run_next(&w, &w.scheduler, w.threads.data());
+    fiber_tls = nullptr;
+    if (j->error.load(std::memory_order_relaxed) == cudaSuccess && w.live > 0 && !waits_at_grid(w))
         report_deadlock(j);
 }
 
@@ -596,22 +684,39 @@ void run_block_fibers(job *j)
 {
     worker_state &w = self();
     const size_t n = (size_t)blockDim.x * blockDim.y * blockDim.z;
-    w.warp_waiting.assign((n + 31) / 32, 0u);
-    w.warp_exited.assign((n + 31) / 32, 0u);
+    w.warps.assign((n + 31) / 32, warp_slot());
+    for (size_t k = 0; k < w.warps.size(); k++)
+        w.warps[k].present = lanes_in_warp(n, k);
     w.n = n;
+    w.end = w.threads.data() + n;
+    w.end->state = EXITED; // what the last thread finds as its next one: searches wrap
+
     w.exited = 0;
-    w.at_barrier = 0;
+    w.live = n;
+    w.barrier_left = n;
+    w.released_wait = released_word(w.barrier_gen);
     w.barrier_count = 0;
+    w.barrier_file = nullptr;
     w.barrier_divergent = false;
     check_begin_block();
-    for (size_t i = 0; i < n; i++) {
+    if (blockDim.x != w.tid_dim.x || blockDim.y != w.tid_dim.y || blockDim.z != w.tid_dim.z) {
+        uint3 tid = { 0, 0, 0 };
+        for (size_t i = 0; i < n; i++) {
+            w.threads[i].tid = tid;
+            if (++tid.x == blockDim.x) {
+                tid.x = 0;
+                if (++tid.y == blockDim.y) {
+                    tid.y = 0;
+                    tid.z++;
+                }
+            }
+        }
+        w.tid_dim = blockDim;
+    }
+    for (size_t i = 0; i < n; i++)
+        w.threads[i].state = RUNNABLE;
+    for (size_t i = w.parked; i < n; i++) { // the others resume where they parked
         sim_thread &t = w.threads[i];
-        t.tid.x = (unsigned)(i % blockDim.x);
-        t.tid.y = (unsigned)(i / blockDim.x % blockDim.y);
-        t.tid.z = (unsigned)(i / ((size_t)blockDim.x * blockDim.y));
-        t.state = RUNNABLE;
-        if (i < w.parked)
-            continue; // resumes where it parked, ready for its next thread
         void *stack = w.stacks->stack(i);
         if (!stack) {
             report("cannot allocate a stack for simulated thread %zu", i);
@@ -692,6 +797,20 @@ struct pool {
 pool &the_pool();
 void run_cooperative(job *j);
 
+// Chooses the code block b of j runs (on w): the kernel's, or its plain copy
+// for a block the model's sample leaves out. Its fibers run ops->run_thread
+// (cached with the task for fiber_main).
+void choose_ops(worker_state &w, job *j, uint64_t b)
+{
+    w.ops = j->req.ops;
+    if (j->plain && !check_block_counted(b, j->total_blocks)) {
+        w.ops = j->plain;
+        j->plain_blocks.fetch_add(1, std::memory_order_relaxed);
+    }
+    w.run_thread = w.ops->run_thread;
+    w.task = j->req.task;
+}
+
 void run_one_block(job *j, uint64_t b)
 {
     blockIdx.x = (unsigned)(b % gridDim.x);
@@ -699,11 +818,7 @@ void run_one_block(job *j, uint64_t b)
     blockIdx.z = (unsigned)(b / ((uint64_t)gridDim.x * gridDim.y));
     worker_state &w = self();
     w.fibers = j->sync;
-    w.ops = j->req.ops;
-    if (j->plain && !check_block_counted(b, j->total_blocks)) {
-        w.ops = j->plain; // a block the model's sample leaves out
-        j->plain_blocks.fetch_add(1, std::memory_order_relaxed);
-    }
+    choose_ops(w, j, b);
     int why = sigsetjmp(w.escape, 0); // no mask: on_fault restores it
     if (why == 0) {
         w.in_kernel = true;
@@ -716,6 +831,7 @@ void run_one_block(job *j, uint64_t b)
         int expected = cudaSuccess;
         j->error.compare_exchange_strong(expected, (int)cudaErrorIllegalAddress);
     }
+    fiber_tls = nullptr; // a fault left the block's fibers without resetting it
     w.in_kernel = false;
 }
 
@@ -921,14 +1037,11 @@ void check_stop_thread()
     if (!w.fibers)
         abort_block(cudaErrorLaunchFailure);
     // Leave this thread for good; the others of the block go on.
-    sim_thread &t = w.threads[w.running];
-    t.state = EXITED;
-    w.exited++;
-    size_t me = w.running;
-    after_exit(me);
+    sim_thread *t = w.cur;
+    thread_exited(w, t);
     w.fiber_lost = true; // this fiber stopped mid-kernel: it cannot be reused
     fiber_context dead;
-    run_next(&dead, me + 1 < w.n ? me + 1 : 0);
+    run_next(&w, &dead, t + 1);
     abort(); // never resumed
 }
 
@@ -1041,9 +1154,9 @@ namespace
 // The running fiber, or a report and a stop when the kernel runs as a loop.
 sim_thread *this_fiber(const char *what, const char *file, int line)
 {
+    if (fiber_tls)
+        return fiber_tls->cur;
     job *j = current_job();
-    if (j && self().fibers)
-        return &self().threads[self().running];
     if (!j) {
         report("%s called outside a kernel (%s:%d)", what, file, line);
         abort();
@@ -1069,48 +1182,32 @@ bool single_thread_loop()
     return current_job() && !self().fibers && blockDim.x * blockDim.y * blockDim.z == 1;
 }
 
-// The running thread arrives at a barrier; the last to arrive releases it.
-inline __attribute__((always_inline)) int barrier(int pred, const char *file, int line,
-                                                  const char *what)
+// The running thread t arrives at a barrier. Returns whether it is the last
+// to arrive.
+inline __attribute__((always_inline)) bool arrive(worker_state *w, sim_thread *t, const char *file,
+                                                  int line)
 {
-    worker_state *w = worker_tls;
-    if (!w || !w->current || !w->fibers)
-        this_fiber(what, file, line); // reports and stops
-    size_t me = w->running;
-    sim_thread *t = &w->threads[me];
     t->state = AT_BARRIER;
     t->gen = w->barrier_gen;
     t->file = file;
     t->line = line;
-    if (w->at_barrier == 0) {
-        w->barrier_file = file;
-        w->barrier_line = line;
-    } else if (line != w->barrier_line ||
-               (file != w->barrier_file && strcmp(file, w->barrier_file) != 0)) {
-        w->barrier_divergent = true;
-    }
-    w->barrier_count += pred;
-    size_t next = me + 1;
-    if (++w->at_barrier + w->exited == w->n) {
-        if (!release_barrier()) {
-            fiber_switch(&t->ctx, &w->scheduler); // the scheduler reports it
-            return 0;
+    // The first arrival finds no barrier (barrier_file is null): it names it.
+    if (__builtin_expect(line != w->barrier_line || file != w->barrier_file, 0)) {
+        if (!w->barrier_file) {
+            w->barrier_file = file;
+            w->barrier_line = line;
+        } else {
+            // Maybe another barrier; release_barrier compares the names to be sure.
+            w->barrier_divergent = true;
         }
-        next = 0;
     }
-    run_next(&t->ctx, next < w->n ? next : 0);
-    return w->barrier_result;
+    return --w->barrier_left == 0;
 }
-
-} // namespace
-
-namespace
-{
 
 __attribute__((noinline)) void syncthreads_slow(const char *file, int line)
 {
     if (!single_thread_loop())
-        barrier(0, file, line, "__syncthreads()");
+        not_in_fibers("__syncthreads()", file, line);
 }
 
 // The last thread arrived: release everyone and go on from thread 0, or let
@@ -1120,7 +1217,17 @@ __attribute__((noinline)) void barrier_complete(worker_state *w, sim_thread *t)
     if (!release_barrier())
         fiber_switch(&t->ctx, &w->scheduler);
     else
-        run_next(&t->ctx, 0);
+        run_next(w, &t->ctx, w->threads.data());
+}
+
+// The last lane of a warp function's group arrived: compute the results and go
+// on with the group's first lane.
+__attribute__((noinline)) unsigned long long warp_complete(worker_state *w, sim_thread *t,
+                                                           size_t warp)
+{
+    unsigned group = try_resolve_warp(warp, (int)((size_t)(t - w->threads.data()) % 32));
+    sim_thread *next = group ? &w->threads[warp * 32 + (size_t)__builtin_ctz(group)] : t + 1;
+    return run_next(w, &t->ctx, next);
 }
 
 } // namespace
@@ -1129,81 +1236,110 @@ __attribute__((noinline)) void barrier_complete(worker_state *w, sim_thread *t)
 // saved registers: a thread that waits costs a few stores and one switch.
 void syncthreads(const char *file, int line)
 {
-    worker_state *w = worker_tls;
-    if (__builtin_expect(!w || !w->current || !w->fibers, 0))
+    worker_state *w = fiber_tls;
+    if (__builtin_expect(!w, 0))
         return syncthreads_slow(file, line);
-    size_t me = w->running, n = w->n;
-    sim_thread *threads = w->threads.data();
-    sim_thread *t = &threads[me];
-    t->state = AT_BARRIER;
-    t->gen = w->barrier_gen;
-    t->file = file;
-    t->line = line;
-    if (w->at_barrier == 0) {
-        w->barrier_file = file;
-        w->barrier_line = line;
-    } else {
-        // Maybe another barrier; release_barrier compares the names to be sure.
-        w->barrier_divergent |= (line != w->barrier_line) | (file != w->barrier_file);
-    }
-    if (++w->at_barrier + w->exited == n)
+    sim_thread *t = w->cur;
+    if (arrive(w, t, file, line))
         return barrier_complete(w, t);
-    size_t next = me + 1;
-    if (next < n && can_run(*w, threads[next])) {
-        sim_thread *nt = &threads[next];
-        nt->state = RUNNABLE;
-        w->running = next;
-        threadIdx = nt->tid;
-        return fiber_switch(&t->ctx, &nt->ctx);
+    sim_thread *next = t + 1;
+    // Usually the next thread waited at the barrier last released: one comparison.
+    if (wait_word(*next) == w->released_wait || can_run(*w, *next)) { // never *end
+        w->cur = next;
+        threadIdx = next->tid;
+        // A lane that waits to return from a warp function gets its result.
+        fiber_switch(&t->ctx, &next->ctx, next->result);
+        return;
     }
-    return run_next_search(&t->ctx, next < n ? next : 0);
+    run_next_search(w, &t->ctx, next);
 }
 
 int syncthreads_count(int pred, const char *file, int line)
 {
-    if (single_thread_loop())
-        return pred;
-    return barrier(pred, file, line, "__syncthreads_count()");
+    worker_state *w = fiber_tls;
+    if (!w) {
+        if (single_thread_loop())
+            return pred;
+        not_in_fibers("__syncthreads_count()", file, line);
+    }
+    sim_thread *t = w->cur;
+    w->barrier_count += pred;
+    if (!arrive(w, t, file, line)) {
+        run_next(w, &t->ctx, t + 1);
+    } else if (release_barrier()) {
+        run_next(w, &t->ctx, w->threads.data());
+    } else {
+        fiber_switch(&t->ctx, &w->scheduler); // the scheduler reports it
+        return 0;
+    }
+    return w->barrier_result; // read by every thread before the next release
 }
 
+namespace
+{
+
+// The running lane t arrives at a warp function: it waits for the others of
+// its group, or it is the last to arrive and computes the group's results.
+// Every way out is a tail call, and the lane resumed returns its result from
+// the switch (see fiber_switch).
+inline __attribute__((always_inline)) unsigned long long
+warp_arrive(worker_state *w, sim_thread *t, warp_op op, unsigned mask, unsigned long long value,
+            int arg, int width, const char *file, int line)
+{
+    t->state = AT_WARP;
+    t->value = value;
+    t->file = file;
+    t->line = line;
+    unsigned long long sig = warp_sig(op, width > 0 && width <= 32 ? width : 32, arg);
+    t->sig = sig;
+    size_t me = (size_t)(t - w->threads.data()), warp = me / 32;
+    unsigned bit = 1u << (me % 32), m = mask | bit;
+    t->mask = m;
+    warp_slot &ws = w->warps[warp];
+    unsigned before = ws.waiting;
+    if (before == 0) {
+        ws.sig = sig;
+        ws.mixed = false;
+    } else if (sig != ws.sig) {
+        ws.mixed = true;
+    }
+    ws.waiting = before | bit;
+    if (m & ws.present & ~(before | bit)) // others of the group have yet to arrive
+        return run_next(w, &t->ctx, t + 1);
+    return warp_complete(w, t, warp);
+}
+
+// warp_exchange's rare cases: not in a fiber, __activemask, and the check
+// mode's test of the mask.
+__attribute__((noinline)) unsigned long long warp_exchange_slow(warp_op op, unsigned mask,
+                                                                unsigned long long value, int arg,
+                                                                int width, const char *file,
+                                                                int line)
+{
+    worker_state *w = fiber_tls;
+    if (!w)
+        not_in_fibers("a warp function", file, line);
+    sim_thread *t = w->cur;
+    size_t me = (size_t)(t - w->threads.data()), warp = me / 32;
+    unsigned present = w->warps[warp].present;
+    if (op == ACTIVEMASK)
+        return present;
+    if ((w->tools & CHECK_SYNC) && (!(mask & (1u << (me % 32))) || (mask & ~present)))
+        check_warp_mask(mask, present, file, line);
+    return warp_arrive(w, t, op, mask, value, arg, width, file, line);
+}
+
+} // namespace
+
+// The hot path of every warp function: a lane that waits for others of its
+// group costs a few stores and one switch.
 unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long value, int arg,
                                  int width, const char *file, int line)
 {
-    worker_state *wp = worker_tls;
-    if (__builtin_expect(!wp || !wp->current || !wp->fibers, 0))
-        not_in_fibers("a warp function", file, line);
-    worker_state &w = *wp;
-    size_t me = w.running, warp = me / 32;
-    sim_thread *t = &w.threads[me];
-    int lane = (int)(me % 32);
-    if (op == ACTIVEMASK) {
-        unsigned m = 0, exists = lanes_in_warp(w.n, warp);
-        for (int l = 0; l < 32; l++)
-            if ((exists >> l) & 1u && w.threads[warp * 32 + l].state != EXITED)
-                m |= 1u << l;
-        return m;
-    }
-    if (w.tools & CHECK_SYNC) {
-        unsigned present = lanes_in_warp(w.n, warp) & ~w.warp_exited[warp];
-        if (!(mask & (1u << lane)) || (mask & ~present))
-            check_warp_mask(mask, present, file, line);
-    }
-    t->state = AT_WARP;
-    t->op = op;
-    t->mask = mask | (1u << lane);
-    t->value = value;
-    t->arg = arg;
-    t->width = width;
-    t->file = file;
-    t->line = line;
-    unsigned waiting = w.warp_waiting[warp] |= 1u << lane;
-    unsigned present = lanes_in_warp(w.n, warp) & ~w.warp_exited[warp];
-    // Only the last lane of the group to arrive resolves it.
-    unsigned group = t->mask & present & ~waiting ? 0 : try_resolve_warp(warp, lane);
-    // Resolved: go on with the group's first lane; else with the next thread.
-    size_t next = group ? warp * 32 + (size_t)__builtin_ctz(group) : me + 1;
-    run_next(&t->ctx, next < w.n ? next : 0);
-    return t->result;
+    worker_state *w = fiber_tls;
+    if (__builtin_expect(!w || op == ACTIVEMASK || (w->tools & CHECK_SYNC), 0))
+        return warp_exchange_slow(op, mask, value, arg, width, file, line);
+    return warp_arrive(w, w->cur, op, mask, value, arg, width, file, line);
 }
 
 void syncwarp(unsigned mask, const char *file, int line)
@@ -1244,39 +1380,40 @@ bool same_place(const sim_thread &a, const sim_thread &b)
 // exited. A GPU's converged lanes are those at the same call together.
 unsigned coalesced_mask(const char *file, int line)
 {
-    worker_state *wp = worker_tls;
-    if (!wp || !wp->current || !wp->fibers)
+    worker_state *w = fiber_tls;
+    if (!w)
         not_in_fibers("coalesced_threads()", file, line);
-    worker_state &w = *wp;
-    size_t me = w.running, warp = me / 32;
-    sim_thread *t = &w.threads[me];
+    sim_thread *t = w->cur;
+    size_t warp = (size_t)(t - w->threads.data()) / 32;
+    sim_thread *lanes = &w->threads[warp * 32];
     t->state = AT_GROUP;
     t->file = file;
     t->line = line;
-    unsigned live = lanes_in_warp(w.n, warp) & ~w.warp_exited[warp], here = 0;
+    unsigned live = w->warps[warp].present, here = 0;
     for (unsigned m = live; m; m &= m - 1) {
-        const sim_thread &x = w.threads[warp * 32 + (size_t)__builtin_ctz(m)];
+        const sim_thread &x = lanes[__builtin_ctz(m)];
         if (x.state == AT_GROUP && same_place(x, *t))
             here |= m & -m;
     }
-    size_t next = me + 1;
-    if (here == live) { // the whole warp is here: it goes on at once
+    sim_thread *next = t + 1; // the block's end never runs: a search wraps from there
+    if (here == live) {       // the whole warp is here: it goes on at once
         for (unsigned m = here; m; m &= m - 1) {
-            sim_thread &x = w.threads[warp * 32 + (size_t)__builtin_ctz(m)];
+            sim_thread &x = lanes[__builtin_ctz(m)];
             x.state = RUNNABLE;
             x.result = here;
         }
-        next = warp * 32 + (size_t)__builtin_ctz(here);
+        next = &lanes[__builtin_ctz(here)];
     }
-    run_next(&t->ctx, next < w.n ? next : 0);
-    return (unsigned)t->result;
+    // Whoever resumes this lane hands it its result (see resume).
+    return (unsigned)run_next(w, &t->ctx, next);
 }
 
 namespace
 {
 
 // No thread of the block can run: the lanes at each coalesced_threads() call
-// form its group and go on. Returns whether any did.
+// form its group and go on (runnable, with the group as the result their
+// fibers are resumed with). Returns whether any did.
 bool release_idle_groups(worker_state &w)
 {
     bool any = false;
@@ -1307,20 +1444,23 @@ bool waits_at_grid(const worker_state &w)
     size_t at_grid = 0;
     for (size_t i = 0; i < w.n; i++)
         at_grid += w.threads[i].state == AT_GRID;
-    return at_grid > 0 && at_grid + w.exited == w.n;
+    return at_grid > 0 && at_grid == w.live;
 }
 
 // The running thread waits at grid.sync(): its block stops when every live
 // thread of it waits there, and run_cooperative resumes it when every block has.
+// It has not arrived at the block's barrier (barrier_left keeps counting it):
+// a block whose threads wait both there and at grid.sync() is stuck.
 void grid_wait(const char *file, int line)
 {
-    worker_state &w = self();
-    size_t me = w.running;
-    sim_thread *t = &w.threads[me];
+    worker_state *w = fiber_tls;
+    if (!w)
+        not_in_fibers("grid.sync()", file, line);
+    sim_thread *t = w->cur;
     t->state = AT_GRID;
     t->file = file;
     t->line = line;
-    run_next(&t->ctx, me + 1 < w.n ? me + 1 : 0);
+    run_next(w, &t->ctx, t + 1);
 }
 
 // A block of a cooperative grid: its own fibers and barrier state, and its
@@ -1337,9 +1477,12 @@ struct coop_block {
 // done, stopped, or waits at grid.sync() again.
 void coop_step(job *j, coop_block &cb)
 {
+    // The block's worker_state takes the worker's place; drive_block points
+    // fiber_tls at it while its fibers run.
     worker_state *home = worker_tls;
     worker_state &w = *cb.w;
     worker_tls = &w;
+    fiber_tls = nullptr;
     blockIdx = cb.idx;
     if (cb.started) {
         static_shared_restore(cb.window);
@@ -1353,6 +1496,8 @@ void coop_step(job *j, coop_block &cb)
             cb.started = true;
             run_block_fibers(j);
         } else {
+            // Released: runnable again. None of them had arrived at a barrier
+            // or a warp function, so barrier_left and the warp slots stand.
             for (size_t i = 0; i < w.n; i++)
                 if (w.threads[i].state == AT_GRID)
                     w.threads[i].state = RUNNABLE;
@@ -1363,6 +1508,7 @@ void coop_step(job *j, coop_block &cb)
         report_fault(j);
         set_error(j, cudaErrorIllegalAddress);
     }
+    fiber_tls = nullptr; // a fault left the block's fibers without resetting it
     w.in_kernel = false;
     cb.waiting = j->error.load() == cudaSuccess && w.exited < w.n && waits_at_grid(w);
     if (cb.waiting) {
@@ -1392,9 +1538,11 @@ void run_cooperative(job *j)
         coop_block &cb = blocks[b];
         cb.w.reset(new worker_state);
         cb.w->stacks.reset(new stack_pool(stack_size_setting()));
-        cb.w->threads.resize(1024);
+        cb.w->threads.resize(1025); // as prepare_worker's: one past the block's last thread
         cb.w->current = j;
         cb.w->ops = j->req.ops; // a cooperative grid runs every block counted: no plain copy
+        cb.w->run_thread = j->req.ops->run_thread;
+        cb.w->task = j->req.task;
         cb.w->tools = home.tools;
         cb.w->fibers = true;
         cb.idx.x = (unsigned)(b % gridDim.x);

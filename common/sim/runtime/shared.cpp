@@ -121,14 +121,11 @@ window *ready_window()
     kernel_trap(cudaErrorLaunchOutOfResources, msg);
 }
 
-} // namespace
-
-void *static_shared(shared_site *s)
+// static_shared's first use of a variable on a worker: places it, maps it.
+__attribute__((noinline)) void *static_shared_first(shared_site *s)
 {
     size_t p = __atomic_load_n(&s->place, __ATOMIC_ACQUIRE);
-    window *w = this_window;
-    if (__builtin_expect(p != 0 && w && p - 1 < w->ready, 1))
-        return w->base + p - 1;
+    window *w;
     if (s->size > max_variable)
         cannot_place(s, "is larger than the 48 KiB of static shared memory a block can have "
                         "(nvcc refuses it: \"uses too much shared data\"); use dynamic shared "
@@ -139,6 +136,17 @@ void *static_shared(shared_site *s)
     if (!(w = ready_window()))
         cannot_place(s, "cannot be mapped: out of memory");
     return w->base + p - 1;
+}
+
+} // namespace
+
+void *static_shared(shared_site *s)
+{
+    size_t p = __atomic_load_n(&s->place, __ATOMIC_ACQUIRE);
+    window *w = this_window;
+    if (__builtin_expect(p != 0 && w && p - 1 < w->ready, 1))
+        return w->base + p - 1;
+    return static_shared_first(s); // a tail call: the usual case saves no registers
 }
 
 bool static_shared_find(uintptr_t a, shared_place *out)

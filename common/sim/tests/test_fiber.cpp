@@ -1,6 +1,7 @@
 // test_fiber.cpp — the simulator's fibers: a ring of fibers passing control
-// round-robin keeps each fiber's integer and floating-point state, stacks come
-// from the pool with their guard pages, and many switches leave nothing behind.
+// round-robin keeps each fiber's integer and floating-point state, a switch
+// hands its value to the fiber it resumes, stacks come from the pool with their
+// guard pages, and many switches leave nothing behind.
 #include "fiber.hpp"
 
 #include "lab_test.h"
@@ -58,6 +59,38 @@ void test_ring_keeps_state()
     }
 }
 
+// Two fibers and the scheduler pass a counter around; each switch hands the
+// resumed side the value its switch returns.
+fiber_context ping_ctx, pong_ctx, main_ctx;
+unsigned long long seen_by_ping[8], seen_by_pong[8];
+
+void ping(void *)
+{
+    for (int k = 0; k < 8; k++)
+        seen_by_ping[k] = fiber_switch(&ping_ctx, &pong_ctx, 100 + k);
+    fiber_switch(&ping_ctx, &main_ctx, 7);
+}
+
+void pong(void *)
+{
+    for (int k = 0; k < 8; k++)
+        seen_by_pong[k] = fiber_switch(&pong_ctx, &ping_ctx, 200 + k);
+}
+
+void test_switch_hands_value()
+{
+    stack_pool pool(64 * 1024);
+    fiber_prepare(&ping_ctx, pool.stack(0), pool.stack_size(), ping, nullptr);
+    fiber_prepare(&pong_ctx, pool.stack(1), pool.stack_size(), pong, nullptr);
+    // ping starts, switches to pong (which starts: no value), pong hands 200 to ping, ...
+    CHECK_EQ_INT((long long)fiber_switch(&main_ctx, &ping_ctx, 1), 7);
+    for (int k = 0; k < 8; k++) {
+        CHECK_EQ_INT((long long)seen_by_ping[k], 200 + k);
+        if (k < 7)
+            CHECK_EQ_INT((long long)seen_by_pong[k], 101 + k);
+    }
+}
+
 void test_guard_pages()
 {
     stack_pool pool(16 * 1024);
@@ -76,6 +109,7 @@ void test_guard_pages()
 int main()
 {
     LAB_TEST_RUN(test_ring_keeps_state);
+    LAB_TEST_RUN(test_switch_hands_value);
     LAB_TEST_RUN(test_guard_pages);
     LAB_TEST_MAIN_END();
 }
