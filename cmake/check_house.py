@@ -38,7 +38,10 @@ LINK_RE = re.compile(r"\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 # A file named alone in Markdown (`kernels.cu`) must be some file of the kit's,
 # unless it is one the kit writes when it runs.
 BARE_NAME_RE = re.compile(r"`([A-Za-z0-9_.-]+\.(?:c|h|cu|cuh|cpp|hpp|cmake|py|sh))`")
-GENERATED_NAMES = {"setup.sh", "run_autograder", "ensure-cmake.sh", "grade_lab_list.h"}
+# (and files of other projects that the docs name: cuda-samples' run_tests.py,
+# cuBLAS's cublasXt.h, which the simulator lacks).
+GENERATED_NAMES = {"setup.sh", "run_autograder", "ensure-cmake.sh", "grade_lab_list.h",
+                   "run_tests.py", "cublasXt.h"}
 SIM_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"](gpulab_sim/[^>"]+)[>"]')
 SIM_MACRO_RE = re.compile(r"\bGPULAB_BACKEND_SIM\b")
 
