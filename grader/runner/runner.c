@@ -187,8 +187,9 @@ static int may_hide(const char *dir)
 /* A mount namespace of the run's own (the working directory is already its cwd, so covering the
  * folder that holds it changes nothing for it): a /proc that shows only the run's own processes
  * (hidepid=invisible: not the grader's command line, not other runs), an empty private /tmp,
- * /var/tmp and /dev/shm (what it leaves there goes with the namespace), and an empty read-only
- * folder over each of grade_limits::hide. Returns 0 or the errno of the first failure. */
+ * /var/tmp and /dev/shm (what it leaves there goes with the namespace; a kit inside one of them
+ * keeps the folder that holds the program), and an empty read-only folder over each of
+ * grade_limits::hide. Returns 0 or the errno of the first failure. */
 static int private_mounts(const struct plan *p)
 {
     static const char *const tmps[] = { "/tmp", "/var/tmp", "/dev/shm" };
@@ -199,11 +200,40 @@ static int private_mounts(const struct plan *p)
         return errno;
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible") != 0)
         return errno;
-    for (size_t i = 0; i < sizeof(tmps) / sizeof(tmps[0]); i++)
-        if (stat(tmps[i], &sb) == 0 && S_ISDIR(sb.st_mode) &&
-            mount("tmpfs", tmps[i], "tmpfs", MS_NOSUID | MS_NODEV,
-                  "mode=1777,size=" GRADE_RUN_TMP_SIZE ",nr_inodes=" GRADE_RUN_TMP_INODES) != 0)
-            return errno;
+    for (size_t i = 0; i < sizeof(tmps) / sizeof(tmps[0]); i++) {
+        if (stat(tmps[i], &sb) != 0 || !S_ISDIR(sb.st_mode))
+            continue;
+        /* A kit that lives in /tmp (a checkout in /tmp/x): the folder of it that holds the
+         * program stays reachable, bound back into the fresh tmpfs. */
+        char keep[4096] = "";
+        int keep_fd = -1;
+        size_t n = strlen(tmps[i]);
+        if (strncmp(p->path, tmps[i], n) == 0 && p->path[n] == '/') {
+            const char *end = strchr(p->path + n + 1, '/');
+            if (end && (size_t)(end - p->path) < sizeof(keep)) {
+                memcpy(keep, p->path, (size_t)(end - p->path));
+                keep[end - p->path] = '\0';
+                keep_fd = open(keep, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            }
+        }
+        if (mount("tmpfs", tmps[i], "tmpfs", MS_NOSUID | MS_NODEV,
+                  "mode=1777,size=" GRADE_RUN_TMP_SIZE ",nr_inodes=" GRADE_RUN_TMP_INODES) != 0) {
+            int e = errno;
+            if (keep_fd >= 0)
+                close(keep_fd);
+            return e;
+        }
+        if (keep_fd >= 0) {
+            char from[64];
+            snprintf(from, sizeof(from), "/proc/self/fd/%d", keep_fd);
+            int bad =
+                mkdir(keep, 0755) != 0 || mount(from, keep, NULL, MS_BIND | MS_REC, NULL) != 0;
+            int e = errno;
+            close(keep_fd);
+            if (bad)
+                return e;
+        }
+    }
     for (size_t i = 0; p->lim->hide && p->lim->hide[i]; i++)
         if (may_hide(p->lim->hide[i]) && stat(p->lim->hide[i], &sb) == 0 && S_ISDIR(sb.st_mode) &&
             mount("tmpfs", p->lim->hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
