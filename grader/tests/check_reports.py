@@ -11,6 +11,7 @@ Usage:
       checks reports gpulab-grade wrote; NEEDLE must appear in a reason of
       each, with U+FFFD where the program or compiler printed bytes that are
       not UTF-8"""
+import re
 import json
 import os
 import subprocess
@@ -90,7 +91,7 @@ def replaced(text, needle):
     """Whether text holds needle and a U+FFFD where bytes were replaced. (clang
     leaves bytes that are not UTF-8 out of its diagnostics: then there is
     nothing to replace, and the text says "caf (a Latin-1 byte)".)"""
-    return needle in text and (REPLACEMENT in text or "caf (a Latin-1 byte)" in text)
+    return needle in text and (REPLACEMENT in text or re.search(r"caf\s*\(a Latin-1 byte\)", text))
 
 
 def files(report_json, report_xml, results_json, needle):
