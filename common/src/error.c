@@ -9,6 +9,7 @@ int lab_error_set(lab_error *err, int code, const char *fmt, ...)
     if (err) {
         va_list ap;
         err->code = code;
+        err->cuda_error = 0;
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
         va_end(ap);
@@ -16,11 +17,25 @@ int lab_error_set(lab_error *err, int code, const char *fmt, ...)
     return code;
 }
 
+int lab_error_set_cuda(lab_error *err, int cuda_error, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        err->code = LAB_ECUDA;
+        err->cuda_error = cuda_error;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        va_end(ap);
+    }
+    return LAB_ECUDA;
+}
+
 void lab_error_clear(lab_error *err)
 {
     if (err) {
         err->code = LAB_OK;
         err->msg[0] = '\0';
+        err->cuda_error = 0;
     }
 }
 
@@ -39,6 +54,8 @@ const char *lab_status_name(int code)
         return "LAB_EINVAL";
     case LAB_EUNSUPPORTED:
         return "LAB_EUNSUPPORTED";
+    case LAB_ECUDA:
+        return "LAB_ECUDA";
     default:
         return "LAB_E?";
     }

@@ -112,7 +112,7 @@ static void test_input_to_device(void)
     lab_npy_array arr;
     lab_args args = graded_args();
     snprintf(path, sizeof(path), "%s/x.npy", scratch);
-    CHECK_EQ_INT(lab_npy_write(path, NULL, LAB_DTYPE_F32, 2, shape, x), LAB_OK);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_F32, 2, shape, x, NULL), LAB_OK);
     float *d = lab_input_to_device(&arr, &args, "x", LAB_DTYPE_F32, 2);
     CHECK_EQ_INT(arr.ndim, 2);
     CHECK_EQ_INT(arr.shape[0], 2);
@@ -152,7 +152,7 @@ static void test_output_from_device(void)
     lab_output_from_device(&args, "u", LAB_DTYPE_F32, 1, shape, d, "never printed");
     lab_device_free(d);
     snprintf(path, sizeof(path), "%s/u.npy", scratch);
-    CHECK_EQ_INT(lab_npy_read(&arr, NULL, path), LAB_OK);
+    CHECK_EQ_INT(lab_npy_read(&arr, path, NULL), LAB_OK);
     CHECK_EQ_INT(arr.count, 4);
     CHECK(arr.data && memcmp(arr.data, u, sizeof(u)) == 0);
     lab_npy_free(&arr);
