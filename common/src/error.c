@@ -4,14 +4,19 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+static void set(lab_error *err, int code, int cuda_error, const char *fmt, va_list ap)
+{
+    err->code = code;
+    err->cuda_error = cuda_error;
+    vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+}
+
 int lab_error_set(lab_error *err, int code, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
-        err->code = code;
-        err->cuda_error = 0;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        set(err, code, 0, fmt, ap);
         va_end(ap);
     }
     return code;
@@ -21,10 +26,8 @@ int lab_error_set_cuda(lab_error *err, int cuda_error, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
-        err->code = LAB_ECUDA;
-        err->cuda_error = cuda_error;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        set(err, LAB_ECUDA, cuda_error, fmt, ap);
         va_end(ap);
     }
     return LAB_ECUDA;
