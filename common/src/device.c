@@ -142,18 +142,26 @@ static void copy_props(lab_device_info *out, const struct cudaDeviceProp *p)
     out->integrated = p->integrated;
 }
 
-int lab_device_info_query(lab_device_info *out, int device)
+static int query_failed(lab_device_info *out, lab_error *err, cudaError_t e, const char *call,
+                        int device)
+{
+    memset(out, 0, sizeof(*out));
+    return lab_error_set_cuda(err, (int)e, "%s for device %d: %s: %s", call, device,
+                              cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+int lab_device_info_query(lab_device_info *out, int device, lab_error *err)
 {
     struct cudaDeviceProp p;
     int previous = 0;
-    cudaError_t err;
+    cudaError_t e;
 
     memset(out, 0, sizeof(*out));
     if (device < 0 || device >= lab_num_gpus())
-        return (int)cudaErrorInvalidDevice;
-    err = cudaGetDeviceProperties(&p, device);
-    if (err != cudaSuccess)
-        return (int)err;
+        return query_failed(out, err, cudaErrorInvalidDevice, "lab_device_info_query", device);
+    e = cudaGetDeviceProperties(&p, device);
+    if (e != cudaSuccess)
+        return query_failed(out, err, e, "cudaGetDeviceProperties", device);
     out->index = device;
     copy_props(out, &p);
     /* The clock rates left cudaDeviceProp in CUDA 13; attributes have them in every version. */
@@ -164,17 +172,15 @@ int lab_device_info_query(lab_device_info *out, int device)
         out->memory_clock_khz = 0;
     cudaGetLastError();
 
-    err = cudaGetDevice(&previous);
-    if (err == cudaSuccess)
-        err = cudaSetDevice(device);
-    if (err == cudaSuccess)
-        err = cudaMemGetInfo(&out->mem_free_bytes, &out->mem_total_bytes);
+    e = cudaGetDevice(&previous);
+    if (e == cudaSuccess)
+        e = cudaSetDevice(device);
+    if (e == cudaSuccess)
+        e = cudaMemGetInfo(&out->mem_free_bytes, &out->mem_total_bytes);
     cudaSetDevice(previous);
-    if (err != cudaSuccess) {
-        memset(out, 0, sizeof(*out));
-        return (int)err;
-    }
-    return 0;
+    if (e != cudaSuccess)
+        return query_failed(out, err, e, "cudaMemGetInfo", device);
+    return LAB_OK;
 }
 
 double lab_device_peak_bandwidth_gbs(const lab_device_info *info)

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L /* fileno, isatty */
 
 #include "lab/progress.h"
+
+#include "lab/alloc.h"
 #include "lab/timer.h"
 
 #include <inttypes.h>
@@ -157,17 +159,11 @@ static void lab_progress_update_lines(lab_progress *p, double now)
 
 lab_progress *lab_progress_create(FILE *out, const char *label, uint64_t total, int mode)
 {
-    lab_progress *p = malloc(sizeof(*p));
-    if (!p)
-        return NULL;
+    lab_progress *p = lab_xmalloc(sizeof(*p));
     if (!label)
         label = "progress";
     size_t len = strlen(label);
-    p->label = malloc(len + 1);
-    if (!p->label) {
-        free(p);
-        return NULL;
-    }
+    p->label = lab_xmalloc(len + 1);
     memcpy(p->label, label, len + 1);
     p->out = out;
     p->total = total;

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lab/protocol.h"
 
+#include "lab/alloc.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
@@ -150,7 +152,7 @@ void lab_input(lab_npy_array *arr, const lab_args *args, const char *name, lab_d
     char path[LAB_ARGS_PATH_MAX + 256];
     lab_error err;
     path_of(path, sizeof(path), args->in_dir, name, ".npy");
-    if (lab_npy_read(arr, &err, path) != LAB_OK) {
+    if (lab_npy_read(arr, path, &err) != LAB_OK) {
         fflush(stdout);
         fprintf(stderr, "%s: input %s: %s\n", args->program, name, err.msg);
         exit(LAB_EXIT_USAGE);
@@ -171,7 +173,7 @@ void lab_output(const lab_args *args, const char *name, lab_dtype dtype, int ndi
     char path[LAB_ARGS_PATH_MAX + 256];
     lab_error err;
     path_of(path, sizeof(path), args->out_dir, name, ".npy");
-    if (lab_npy_write(path, &err, dtype, ndim, shape, data) != LAB_OK) {
+    if (lab_npy_write(path, dtype, ndim, shape, data, &err) != LAB_OK) {
         fflush(stdout);
         fprintf(stderr, "%s: output %s: %s\n", args->program, name, err.msg);
         exit(LAB_EXIT_USAGE);
@@ -193,8 +195,7 @@ struct lab_result {
 
 lab_result *lab_result_create(void)
 {
-    lab_result *r = calloc(1, sizeof(*r));
-    return r;
+    return lab_xcalloc(1, sizeof(lab_result));
 }
 
 void lab_result_destroy(lab_result *r)
@@ -209,13 +210,17 @@ void lab_result_destroy(lab_result *r)
     free(r);
 }
 
-/* Appends s to buf as a JSON string (quotes and escapes included). */
+static char *xstrdup(const char *s)
+{
+    size_t len = strlen(s) + 1;
+    return memcpy(lab_xmalloc(len), s, len);
+}
+
+/* s as a JSON string (quotes and escapes included). */
 static char *json_string(const char *s)
 {
     size_t len = strlen(s), j = 0;
-    char *out = malloc(len * 6 + 3);
-    if (!out)
-        return NULL;
+    char *out = lab_xmalloc(len * 6 + 3);
     out[j++] = '"';
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\') {
@@ -239,36 +244,27 @@ static char *json_string(const char *s)
 }
 
 /* Takes ownership of json. */
-static int set_fact(lab_result *r, const char *key, char *json)
+static void set_fact(lab_result *r, const char *key, char *json)
 {
-    if (!json)
-        return LAB_ENOMEM;
     for (size_t i = 0; i < r->n; i++) {
         if (strcmp(r->facts[i].key, key) == 0) {
             free(r->facts[i].json);
             r->facts[i].json = json;
-            return LAB_OK;
+            return;
         }
     }
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 8;
-        fact *f = realloc(r->facts, cap * sizeof(*f));
-        if (!f) {
-            free(json);
-            return LAB_ENOMEM;
-        }
+        fact *f = lab_xmalloc(cap * sizeof(*f));
+        if (r->n)
+            memcpy(f, r->facts, r->n * sizeof(*f));
+        free(r->facts);
         r->facts = f;
         r->cap = cap;
     }
-    char *k = strdup(key);
-    if (!k) {
-        free(json);
-        return LAB_ENOMEM;
-    }
-    r->facts[r->n].key = k;
+    r->facts[r->n].key = xstrdup(key);
     r->facts[r->n].json = json;
     r->n++;
-    return LAB_OK;
 }
 
 static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -279,34 +275,34 @@ static char *format(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    return strdup(buf);
+    return xstrdup(buf);
 }
 
-int lab_result_set_string(lab_result *r, const char *key, const char *value)
+void lab_result_set_string(lab_result *r, const char *key, const char *value)
 {
-    return set_fact(r, key, json_string(value ? value : ""));
+    set_fact(r, key, json_string(value ? value : ""));
 }
 
-int lab_result_set_int(lab_result *r, const char *key, long long value)
+void lab_result_set_int(lab_result *r, const char *key, long long value)
 {
-    return set_fact(r, key, format("%lld", value));
+    set_fact(r, key, format("%lld", value));
 }
 
-int lab_result_set_number(lab_result *r, const char *key, double value)
+void lab_result_set_number(lab_result *r, const char *key, double value)
 {
-    if (!isfinite(value))
-        return set_fact(r, key, strdup("null"));
-    return set_fact(r, key, format("%.17g", value));
+    set_fact(r, key, isfinite(value) ? format("%.17g", value) : xstrdup("null"));
 }
 
-int lab_result_set_bool(lab_result *r, const char *key, int value)
+void lab_result_set_bool(lab_result *r, const char *key, int value)
 {
-    return set_fact(r, key, strdup(value ? "true" : "false"));
+    set_fact(r, key, xstrdup(value ? "true" : "false"));
 }
 
-int lab_result_write(const lab_result *r, lab_error *err, const char *path)
+int lab_result_write(const char *path, const lab_result *r, lab_error *err)
 {
     char tmp[LAB_ARGS_PATH_MAX + 64];
+    if (!path || !r)
+        return lab_error_set(err, LAB_EINVAL, "lab_result_write: NULL argument");
     snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f)
@@ -314,7 +310,7 @@ int lab_result_write(const lab_result *r, lab_error *err, const char *path)
     fputs("{", f);
     for (size_t i = 0; i < r->n; i++) {
         char *key = json_string(r->facts[i].key);
-        fprintf(f, "%s\n  %s: %s", i ? "," : "", key ? key : "\"?\"", r->facts[i].json);
+        fprintf(f, "%s\n  %s: %s", i ? "," : "", key, r->facts[i].json);
         free(key);
     }
     fputs(r->n ? "\n}\n" : "}\n", f);
@@ -331,7 +327,7 @@ void lab_result_save(const lab_args *args, const lab_result *r)
     char path[LAB_ARGS_PATH_MAX + 32];
     lab_error err;
     snprintf(path, sizeof(path), "%s/result.json", args->out_dir);
-    if (lab_result_write(r, &err, path) != LAB_OK) {
+    if (lab_result_write(path, r, &err) != LAB_OK) {
         fflush(stdout);
         fprintf(stderr, "%s: %s\n", args->program, err.msg);
         exit(LAB_EXIT_USAGE);

@@ -94,16 +94,16 @@ static int cuda_failed(lab_error *err, cudaError_t e, const char *call, lab_devi
 {
     char name[32];
     cudaGetLastError(); /* a non-sticky error must not linger as the last error */
-    return lab_error_set(err, LAB_TENSOR_ECUDA, "%s on %s failed: %s: %s", call,
-                         lab_device_format(name, sizeof(name), dev), cudaGetErrorName(e),
-                         cudaGetErrorString(e));
+    return lab_error_set_cuda(err, (int)e, "%s on %s failed: %s: %s", call,
+                              lab_device_format(name, sizeof(name), dev), cudaGetErrorName(e),
+                              cudaGetErrorString(e));
 }
 
 static int cublas_failed(lab_error *err, cublasStatus_t s, const char *call, lab_device dev)
 {
     char name[32];
-    return lab_error_set(err, LAB_TENSOR_ECUDA, "%s on %s failed: cuBLAS status %d", call,
-                         lab_device_format(name, sizeof(name), dev), (int)s);
+    return lab_error_set_cuda(err, 0, "%s on %s failed: cuBLAS status %d", call,
+                              lab_device_format(name, sizeof(name), dev), (int)s);
 }
 
 /* Makes dev current, remembering the current device in *prev. */
@@ -281,7 +281,7 @@ int lab_tensor_to(lab_tensor **out, lab_tensor *t, const char *device, lab_error
     return rc;
 }
 
-int lab_tensor_copy_to_host(const lab_tensor *t, float *dst, lab_error *err)
+int lab_tensor_copy_to_host(float *dst, const lab_tensor *t, lab_error *err)
 {
     if (!t || (!dst && t->numel))
         return lab_error_set(err, LAB_EINVAL, "lab_tensor_copy_to_host: NULL argument");

@@ -87,11 +87,14 @@ static void test_info_query(void)
 {
     lab_device_info info;
     int n = lab_num_gpus();
-    CHECK_EQ_INT(lab_device_info_query(&info, n), cudaErrorInvalidDevice);
-    CHECK_EQ_INT(lab_device_info_query(&info, -1), cudaErrorInvalidDevice);
+    lab_error err;
+    CHECK_EQ_INT(lab_device_info_query(&info, n, &err), LAB_ECUDA);
+    CHECK_EQ_INT(err.cuda_error, cudaErrorInvalidDevice);
+    CHECK_CONTAINS(err.msg, "cudaErrorInvalidDevice");
+    CHECK_EQ_INT(lab_device_info_query(&info, -1, NULL), LAB_ECUDA);
     CHECK_EQ_INT(info.sm_count, 0); /* zeroed on failure */
     for (int i = 0; i < n; i++) {
-        CHECK_EQ_INT(lab_device_info_query(&info, i), 0);
+        CHECK_EQ_INT(lab_device_info_query(&info, i, &err), LAB_OK);
         CHECK_EQ_INT(info.index, i);
         CHECK(strlen(info.name) > 0);
         CHECK(info.cc_major >= 1);

@@ -188,11 +188,11 @@ static void roundtrip(lab_dtype t, int ndim, const size_t *shape, const char *fi
     void *data = malloc(count * lab_dtype_size(t) + 1);
     fill(t, data, count);
     path_in(path, sizeof(path), tmp_dir, file);
-    int rc = lab_npy_write(path, &err, t, ndim, shape, data);
+    int rc = lab_npy_write(path, t, ndim, shape, data, &err);
     CHECK_EQ_INT(rc, LAB_OK);
     if (rc)
         printf("  write: %s\n", err.msg);
-    rc = lab_npy_read(&a, &err, path);
+    rc = lab_npy_read(&a, path, &err);
     CHECK_EQ_INT(rc, LAB_OK);
     if (rc)
         printf("  read: %s\n", err.msg);
@@ -264,13 +264,13 @@ static void test_written_header_is_numpys(void)
     uint8_t bytes[5] = { 1, 2, 3, 4, 5 };
     double x = 2.5;
     path_in(path, sizeof(path), tmp_dir, "hdr.npy");
-    CHECK_EQ_INT(lab_npy_write(path, NULL, LAB_DTYPE_F32, 2, s34, (float[12]){ 0 }), LAB_OK);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_F32, 2, s34, (float[12]){ 0 }, NULL), LAB_OK);
     check_layout(path, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }");
-    CHECK_EQ_INT(lab_npy_write(path, NULL, LAB_DTYPE_U8, 1, s5, bytes), LAB_OK);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_U8, 1, s5, bytes, NULL), LAB_OK);
     check_layout(path, "{'descr': '|u1', 'fortran_order': False, 'shape': (5,), }");
-    CHECK_EQ_INT(lab_npy_write(path, NULL, LAB_DTYPE_F64, 0, NULL, &x), LAB_OK);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_F64, 0, NULL, &x, NULL), LAB_OK);
     check_layout(path, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }");
-    CHECK_EQ_INT(lab_npy_write(path, NULL, LAB_DTYPE_I64, 1, (size_t[1]){ 0 }, NULL), LAB_OK);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_I64, 1, (size_t[1]){ 0 }, NULL, NULL), LAB_OK);
     check_layout(path, "{'descr': '<i8', 'fortran_order': False, 'shape': (0,), }");
 }
 
@@ -283,9 +283,9 @@ static void test_write_replaces_atomically(void)
     CHECK_EQ_INT(mkdir(dir, 0700), 0);
     path_in(path, sizeof(path), dir, "x.npy");
     CHECK_EQ_INT(write_bytes(path, "old contents", 12), 0);
-    CHECK_EQ_INT(lab_npy_write(path, NULL, LAB_DTYPE_I32, 1, (size_t[1]){ 3 }, v), LAB_OK);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_I32, 1, (size_t[1]){ 3 }, v, NULL), LAB_OK);
     CHECK_EQ_INT(count_entries(dir), 1); /* no temporary file left behind */
-    CHECK_EQ_INT(lab_npy_read(&a, NULL, path), LAB_OK);
+    CHECK_EQ_INT(lab_npy_read(&a, path, NULL), LAB_OK);
     CHECK(a.data && memcmp(a.data, v, sizeof(v)) == 0);
     lab_npy_free(&a);
 }
@@ -297,17 +297,17 @@ static void test_write_rejects_bad_arguments(void)
     lab_error err;
     float x = 1;
     path_in(path, sizeof(path), tmp_dir, "bad_args.npy");
-    CHECK_EQ_INT(lab_npy_write(path, &err, LAB_DTYPE_F32, 9, shape, &x), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_F32, 9, shape, &x, &err), LAB_EINVAL);
     CHECK_CONTAINS(err.msg, "ndim 9");
     CHECK_CONTAINS(err.msg, path);
-    CHECK_EQ_INT(lab_npy_write(path, &err, LAB_DTYPE_F32, -1, shape, &x), LAB_EINVAL);
-    CHECK_EQ_INT(lab_npy_write(path, &err, (lab_dtype)7, 1, shape, &x), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_F32, -1, shape, &x, &err), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_write(path, (lab_dtype)7, 1, shape, &x, &err), LAB_EINVAL);
     CHECK_CONTAINS(err.msg, "lab_dtype");
-    CHECK_EQ_INT(lab_npy_write(path, &err, LAB_DTYPE_F32, 2, NULL, &x), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_F32, 2, NULL, &x, &err), LAB_EINVAL);
     CHECK_CONTAINS(err.msg, "shape is NULL");
-    CHECK_EQ_INT(lab_npy_write(path, &err, LAB_DTYPE_F32, 1, shape, NULL), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_F32, 1, shape, NULL, &err), LAB_EINVAL);
     CHECK_CONTAINS(err.msg, "data is NULL");
-    CHECK_EQ_INT(lab_npy_write(NULL, &err, LAB_DTYPE_F32, 0, NULL, &x), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_write(NULL, LAB_DTYPE_F32, 0, NULL, &x, &err), LAB_EINVAL);
     CHECK_EQ_INT(access(path, F_OK), -1); /* nothing was created */
 }
 
@@ -320,13 +320,13 @@ static void test_write_failure_leaves_no_file(void)
     path_in(dir, sizeof(dir), tmp_dir, "fail");
     CHECK_EQ_INT(mkdir(dir, 0700), 0);
     path_in(path, sizeof(path), dir, "no/such/dir.npy");
-    CHECK_EQ_INT(lab_npy_write(path, &err, LAB_DTYPE_U8, 1, (size_t[1]){ 4 }, big), LAB_EIO);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_U8, 1, (size_t[1]){ 4 }, big, &err), LAB_EIO);
     CHECK_CONTAINS(err.msg, path);
     CHECK_CONTAINS(err.msg, "No such file or directory");
     /* The target is a directory: rename fails after the data was written. */
     path_in(path, sizeof(path), dir, "is_a_dir.npy");
     CHECK_EQ_INT(mkdir(path, 0700), 0);
-    CHECK_EQ_INT(lab_npy_write(path, &err, LAB_DTYPE_U8, 1, (size_t[1]){ 4 }, big), LAB_EIO);
+    CHECK_EQ_INT(lab_npy_write(path, LAB_DTYPE_U8, 1, (size_t[1]){ 4 }, big, &err), LAB_EIO);
     CHECK_CONTAINS(err.msg, path);
     CHECK_EQ_INT(count_entries(dir), 1);
     /* A write that fails half way (file size limit, like a full disk). */
@@ -336,7 +336,7 @@ static void test_write_failure_leaves_no_file(void)
     small = old;
     small.rlim_cur = 4096;
     CHECK_EQ_INT(setrlimit(RLIMIT_FSIZE, &small), 0);
-    int rc = lab_npy_write(path, &err, LAB_DTYPE_U8, 1, (size_t[1]){ sizeof(big) }, big);
+    int rc = lab_npy_write(path, LAB_DTYPE_U8, 1, (size_t[1]){ sizeof(big) }, big, &err);
     CHECK_EQ_INT(setrlimit(RLIMIT_FSIZE, &old), 0);
     CHECK_EQ_INT(rc, LAB_EIO);
     CHECK_CONTAINS(err.msg, "cannot write");
@@ -364,7 +364,7 @@ static void check_v2_style(int major, size_t pad)
     memset(b + 12 + dlen, ' ', pad);
     b[12 + hlen - 1] = '\n';
     fill(LAB_DTYPE_F32, b + 12 + hlen, 12);
-    int rc = lab_npy_parse(&a, &err, b, len, "v2.npy");
+    int rc = lab_npy_parse(&a, b, len, "v2.npy", &err);
     CHECK_EQ_INT(rc, LAB_OK);
     if (rc)
         printf("  %s\n", err.msg);
@@ -407,7 +407,7 @@ static void test_parse_accepts_legal_variants(void)
         unsigned char *b = make_v1(cases[i].header, count * lab_dtype_size(cases[i].dtype), &len);
         lab_npy_array a;
         lab_error err;
-        int rc = lab_npy_parse(&a, &err, b, len, "legal.npy");
+        int rc = lab_npy_parse(&a, b, len, "legal.npy", &err);
         if (rc != LAB_OK)
             LAB_TEST_FAIL_AT("case %zu: %s", i, err.msg);
         CHECK_EQ_INT(a.dtype, cases[i].dtype);
@@ -546,12 +546,12 @@ static void test_malformed_corpus(void)
         snprintf(name, sizeof(name), "%s.npy", c->name);
         memset(&a, 0xab, sizeof(a)); /* must come back zeroed */
         lab_error_clear(&err);
-        check_failure(lab_npy_parse(&a, &err, bytes, len, name), &err, &a, c, name);
+        check_failure(lab_npy_parse(&a, bytes, len, name, &err), &err, &a, c, name);
         path_in(path, sizeof(path), tmp_dir, name);
         CHECK_EQ_INT(write_bytes(path, bytes, len), 0);
         memset(&a, 0xab, sizeof(a));
         lab_error_clear(&err);
-        check_failure(lab_npy_read(&a, &err, path), &err, &a, c, path);
+        check_failure(lab_npy_read(&a, path, &err), &err, &a, c, path);
         free(built);
     }
 }
@@ -563,21 +563,21 @@ static void test_read_io_errors(void)
     lab_error err;
     path_in(path, sizeof(path), tmp_dir, "does_not_exist.npy");
     memset(&a, 0xab, sizeof(a));
-    CHECK_EQ_INT(lab_npy_read(&a, &err, path), LAB_EIO);
+    CHECK_EQ_INT(lab_npy_read(&a, path, &err), LAB_EIO);
     CHECK_CONTAINS(err.msg, path);
     CHECK_CONTAINS(err.msg, "No such file or directory");
     CHECK(is_zeroed(&a));
     memset(&a, 0xab, sizeof(a));
-    CHECK_EQ_INT(lab_npy_read(&a, &err, tmp_dir), LAB_EIO);
+    CHECK_EQ_INT(lab_npy_read(&a, tmp_dir, &err), LAB_EIO);
     CHECK_CONTAINS(err.msg, "is a directory");
     CHECK(is_zeroed(&a));
-    CHECK_EQ_INT(lab_npy_read(NULL, &err, path), LAB_EINVAL);
-    CHECK_EQ_INT(lab_npy_read(&a, &err, NULL), LAB_EINVAL);
-    CHECK_EQ_INT(lab_npy_parse(NULL, &err, "", 0, "x"), LAB_EINVAL);
-    CHECK_EQ_INT(lab_npy_parse(&a, &err, NULL, 10, "x"), LAB_EINVAL);
-    CHECK_EQ_INT(lab_npy_parse(&a, &err, NULL, 0, NULL), LAB_EFORMAT);
+    CHECK_EQ_INT(lab_npy_read(NULL, path, &err), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_read(&a, NULL, &err), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_parse(NULL, "", 0, "x", &err), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_parse(&a, NULL, 10, "x", &err), LAB_EINVAL);
+    CHECK_EQ_INT(lab_npy_parse(&a, NULL, 0, NULL, &err), LAB_EFORMAT);
     CHECK_CONTAINS(err.msg, "(memory): empty file");
-    CHECK_EQ_INT(lab_npy_read(&a, NULL, path), LAB_EIO); /* NULL error record is allowed */
+    CHECK_EQ_INT(lab_npy_read(&a, path, NULL), LAB_EIO); /* NULL error record is allowed */
 }
 
 static void test_free_accepts_null_and_freed(void)
@@ -623,7 +623,7 @@ static void test_write_for_numpy(void)
         void *data = malloc(count * lab_dtype_size(f->dtype) + 1);
         fill(f->dtype, data, count);
         path_in(path, sizeof(path), interop_dir, f->file);
-        if (lab_npy_write(path, &err, f->dtype, f->ndim, f->shape, data) != LAB_OK)
+        if (lab_npy_write(path, f->dtype, f->ndim, f->shape, data, &err) != LAB_OK)
             LAB_TEST_FAIL_AT("%s", err.msg);
         free(data);
     }
@@ -635,7 +635,7 @@ static void expect_rejected(const char *file, const char *msg)
     lab_npy_array a;
     lab_error err;
     path_in(path, sizeof(path), interop_dir, file);
-    CHECK_EQ_INT(lab_npy_read(&a, &err, path), LAB_EUNSUPPORTED);
+    CHECK_EQ_INT(lab_npy_read(&a, path, &err), LAB_EUNSUPPORTED);
     CHECK_CONTAINS(err.msg, msg);
     printf("  %s\n", err.msg);
 }
@@ -648,7 +648,7 @@ static void test_read_from_numpy(void)
         lab_npy_array a;
         lab_error err;
         path_in(path, sizeof(path), interop_dir, f->file);
-        if (lab_npy_read(&a, &err, path) != LAB_OK)
+        if (lab_npy_read(&a, path, &err) != LAB_OK)
             LAB_TEST_FAIL_AT("%s", err.msg);
         else
             check_array(&a, f->dtype, f->ndim, f->shape, f->file);

@@ -5,6 +5,7 @@
 #include "lab_test.h"
 
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 static char scratch[256];
@@ -127,25 +128,73 @@ static void test_result_json(void)
     lab_error err;
     lab_result *r = lab_result_create();
     CHECK(r != NULL);
-    CHECK_EQ_INT(lab_result_set_string(r, "device", "gpulab \"sim\"\n\t\x01"), LAB_OK);
-    CHECK_EQ_INT(lab_result_set_int(r, "blocks", 6), LAB_OK);
-    CHECK_EQ_INT(lab_result_set_number(r, "ms", 0.5), LAB_OK);
-    CHECK_EQ_INT(lab_result_set_number(r, "bad", 0.0 / 0.0), LAB_OK);
-    CHECK_EQ_INT(lab_result_set_bool(r, "pass", 1), LAB_OK);
-    CHECK_EQ_INT(lab_result_set_int(r, "blocks", 7), LAB_OK); /* replaces */
+    lab_result_set_string(r, "device", "gpulab \"sim\"\n\t\x01");
+    lab_result_set_int(r, "blocks", 6);
+    lab_result_set_number(r, "ms", 0.5);
+    lab_result_set_number(r, "bad", 0.0 / 0.0);
+    lab_result_set_bool(r, "pass", 1);
+    lab_result_set_int(r, "blocks", 7); /* replaces */
     snprintf(path, sizeof(path), "%s/result.json", scratch);
-    CHECK_EQ_INT(lab_result_write(r, &err, path), LAB_OK);
+    CHECK_EQ_INT(lab_result_write(path, r, &err), LAB_OK);
     CHECK_STREQ(slurp(path), "{\n  \"device\": \"gpulab \\\"sim\\\"\\n\\t\\u0001\",\n"
                              "  \"blocks\": 7,\n  \"ms\": 0.5,\n  \"bad\": null,\n"
                              "  \"pass\": true\n}\n");
-    CHECK_EQ_INT(lab_result_write(r, &err, "/nonexistent/dir/result.json"), LAB_EIO);
+    CHECK_EQ_INT(lab_result_write("/nonexistent/dir/result.json", r, &err), LAB_EIO);
     CHECK_CONTAINS(err.msg, "/nonexistent/dir/result.json: ");
+    CHECK_EQ_INT(lab_result_write(NULL, r, &err), LAB_EINVAL);
     lab_result_destroy(r);
     lab_result_destroy(NULL);
     lab_result *empty = lab_result_create();
-    CHECK_EQ_INT(lab_result_write(empty, &err, path), LAB_OK);
+    CHECK_EQ_INT(lab_result_write(path, empty, &err), LAB_OK);
     CHECK_STREQ(slurp(path), "{}\n");
     lab_result_destroy(empty);
+}
+
+/* More facts than the first allocation holds, in the order first set. */
+static void test_result_grows(void)
+{
+    char path[512], key[16], want[1024] = "{";
+    lab_result *r = lab_result_create();
+    for (int i = 0; i < 20; i++) {
+        snprintf(key, sizeof(key), "k%d", i);
+        lab_result_set_int(r, key, i * 3);
+        snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n  \"k%d\": %d",
+                 i ? "," : "", i, i == 4 ? -1 : i * 3);
+    }
+    lab_result_set_int(r, "k4", -1);
+    lab_result_set_string(r, "k19", NULL);
+    snprintf(want + strlen(want) - 2, sizeof(want) - strlen(want) + 2, "\"\"\n}\n");
+    snprintf(path, sizeof(path), "%s/result.json", scratch);
+    CHECK_EQ_INT(lab_result_write(path, r, NULL), LAB_OK);
+    CHECK_STREQ(slurp(path), want);
+    lab_result_destroy(r);
+}
+
+/* Setting a fact the host has no memory for: a message and exit 1, no status. */
+static void result_without_memory(void *arg)
+{
+    size_t len = (size_t)20 << 20;
+    char *text = malloc(len + 1); /* as JSON up to 6 bytes each: 120 MiB */
+    struct rlimit lim = { (rlim_t)64 << 20, (rlim_t)64 << 20 };
+    (void)arg;
+    if (!text)
+        exit(3);
+    memset(text, 1, len);
+    text[len] = '\0';
+    lab_result *r = lab_result_create();
+    if (setrlimit(RLIMIT_AS, &lim) != 0)
+        exit(4);
+    lab_result_set_string(r, "log", text);
+    exit(0); /* not reached */
+}
+
+static void test_result_out_of_memory_exits(void)
+{
+    char msg[512], want[96];
+    CHECK_EQ_INT(lab_test_run_child(result_without_memory, NULL, msg, sizeof(msg)), 1);
+    snprintf(want, sizeof(want), "out of memory: could not allocate %zu bytes",
+             ((size_t)20 << 20) * 6 + 3);
+    CHECK_CONTAINS(msg, want);
 }
 
 static void flags_child(void *arg)
@@ -240,6 +289,8 @@ int main(void)
     LAB_TEST_RUN(test_equals_form);
     LAB_TEST_RUN(test_inputs_and_outputs);
     LAB_TEST_RUN(test_result_json);
+    LAB_TEST_RUN(test_result_grows);
+    LAB_TEST_RUN(test_result_out_of_memory_exits);
     char cmd[512];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
     if (system(cmd) != 0)

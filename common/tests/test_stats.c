@@ -24,7 +24,7 @@ static void test_no_counts_outside_a_counting_run(void)
 {
     lab_kernel_stats st;
     memset(&st, 0x5a, sizeof(st));
-    lab_error err = { 0, "" };
+    lab_error err = { 0 };
     CHECK_EQ_INT(lab_kernel_stats_last(&st, &err), LAB_EUNSUPPORTED);
     CHECK_EQ_INT(err.code, LAB_EUNSUPPORTED);
     CHECK(strlen(err.msg) > 0);
@@ -40,7 +40,7 @@ static void test_per_request(void)
 static void test_rerun_bad_arguments(void)
 {
     char buf[8];
-    lab_error err = { 0, "" };
+    lab_error err = { 0 };
     CHECK_EQ_INT(lab_kernel_stats_rerun(buf, sizeof(buf), "", &err), LAB_EINVAL);
     CHECK_EQ_INT(lab_kernel_stats_rerun(buf, 0, "--x", &err), LAB_EINVAL);
     CHECK_EQ_INT(lab_kernel_stats_rerun(NULL, 8, "--x", &err), LAB_EINVAL);
@@ -49,7 +49,7 @@ static void test_rerun_bad_arguments(void)
 static void test_rerun_counts_on_the_sim_only(void)
 {
     char buf[256];
-    lab_error err = { 0, "" };
+    lab_error err = { 0 };
     setenv("GPULAB_SIM_MODEL_REPORT", "/nonexistent/report.json", 1);
     int rc = lab_kernel_stats_rerun(buf, sizeof(buf), "--child", &err);
     if (!lab_backend_is_sim()) {

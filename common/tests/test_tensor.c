@@ -88,7 +88,7 @@ static void test_cpu_tensor(void)
     CHECK_EQ_INT(lab_tensor_numel(t), N);
     CHECK(lab_tensor_data(t) != h); /* a copy */
     CHECK(bits_equal(lab_tensor_data(t), h, N));
-    CHECK_EQ_INT(lab_tensor_copy_to_host(t, got, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_copy_to_host(got, t, &err), LAB_OK);
     CHECK(bits_equal(got, h, N));
     /* zeros when no data is given */
     CHECK_EQ_INT(lab_tensor_create(&z, "cpu", 1, shape, NULL, &err), LAB_OK);
@@ -132,7 +132,7 @@ static void check_noop_to(const char *device)
         CHECK_EQ_INT(free1, free0);
     }
     lab_tensor_destroy(same); /* one reference gone; t still usable */
-    CHECK_EQ_INT(lab_tensor_copy_to_host(t, got, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_copy_to_host(got, t, &err), LAB_OK);
     CHECK(bits_equal(got, h, N));
     lab_tensor_destroy(t);
 }
@@ -193,7 +193,7 @@ static void test_device_round_trip_bit_exact(void)
     struct cudaPointerAttributes attr;
     CHECK_EQ_INT(cudaPointerGetAttributes(&attr, lab_tensor_data(d)), cudaSuccess);
     CHECK_EQ_INT(attr.type, cudaMemoryTypeDevice);
-    CHECK_EQ_INT(lab_tensor_copy_to_host(d, got, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_copy_to_host(got, d, &err), LAB_OK);
     CHECK(bits_equal(got, h, N));
     CHECK_EQ_INT(lab_tensor_to(&back, d, "cpu", &err), LAB_OK);
     CHECK(bits_equal(lab_tensor_data(back), h, N));
@@ -202,7 +202,7 @@ static void test_device_round_trip_bit_exact(void)
     lab_tensor_destroy(back);
     /* created on the device directly, and zeros there */
     CHECK_EQ_INT(lab_tensor_create(&d, "cuda", 1, shape, NULL, &err), LAB_OK);
-    CHECK_EQ_INT(lab_tensor_copy_to_host(d, got, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_copy_to_host(got, d, &err), LAB_OK);
     CHECK(got[0] == 0.0f && got[N - 1] == 0.0f);
     lab_tensor_destroy(d);
 }
@@ -258,7 +258,7 @@ static void test_device_add_matmul(void)
     CHECK_EQ_INT(lab_tensor_add(&r, da, da2, &err), LAB_OK);
     CHECK(lab_tensor_device(r).kind == LAB_DEVICE_CUDA);
     CHECK_EQ_INT(lab_tensor_add(&w, ca, ca2, &err), LAB_OK);
-    CHECK_EQ_INT(lab_tensor_copy_to_host(r, got, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_copy_to_host(got, r, &err), LAB_OK);
     CHECK(bits_equal(got, lab_tensor_data(w), M * K));
     lab_tensor_destroy(r);
     lab_tensor_destroy(w);
@@ -267,7 +267,7 @@ static void test_device_add_matmul(void)
     CHECK_EQ_INT(lab_tensor_dim(r, 0), M);
     CHECK_EQ_INT(lab_tensor_dim(r, 1), N);
     CHECK_EQ_INT(lab_tensor_matmul(&w, ca, cb, &err), LAB_OK);
-    CHECK_EQ_INT(lab_tensor_copy_to_host(r, got, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_copy_to_host(got, r, &err), LAB_OK);
     memcpy(want, lab_tensor_data(w), sizeof(want));
     int bad = 0;
     for (int i = 0; i < M * N; i++)
@@ -311,14 +311,14 @@ static void test_two_devices(void)
     CHECK_EQ_INT(lab_tensor_device(x1).index, 1);
     CHECK_EQ_INT(cudaPointerGetAttributes(&attr, lab_tensor_data(x1)), cudaSuccess);
     CHECK_EQ_INT(attr.device, 1);
-    CHECK_EQ_INT(lab_tensor_copy_to_host(x1, got, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_copy_to_host(got, x1, &err), LAB_OK);
     CHECK(bits_equal(got, h, N));
     CHECK_EQ_INT(lab_tensor_to(&noop, x1, "cuda:1", &err), LAB_OK); /* Z.cuda(1) is Z */
     CHECK(noop == x1);
     lab_tensor_destroy(noop);
     CHECK_EQ_INT(lab_tensor_add(&sum, x1, y1, &err), LAB_OK);
     CHECK_EQ_INT(lab_tensor_device(sum).index, 1);
-    CHECK_EQ_INT(lab_tensor_copy_to_host(sum, got, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_copy_to_host(got, sum, &err), LAB_OK);
     int bad = 0;
     for (int i = 0; i < N; i++)
         bad += got[i] != h[i] + h2[i];
@@ -326,7 +326,7 @@ static void test_two_devices(void)
     /* and back from cuda:1 to cuda:0 */
     CHECK_EQ_INT(lab_tensor_to(&again, sum, "cuda:0", &err), LAB_OK);
     CHECK_EQ_INT(lab_tensor_device(again).index, 0);
-    CHECK_EQ_INT(lab_tensor_copy_to_host(again, h2, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_copy_to_host(h2, again, &err), LAB_OK);
     CHECK(bits_equal(got, h2, N));
     CHECK_EQ_INT(cudaGetDevice(&cur), cudaSuccess);
     CHECK_EQ_INT(cur, 0);

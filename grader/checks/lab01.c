@@ -179,7 +179,7 @@ static int read_i32(lab_npy_array *a, const char *outdir, const char *name, char
     char path[4200];
     lab_error err;
     snprintf(path, sizeof(path), "%s/%s.npy", outdir, name);
-    if (lab_npy_read(a, &err, path) != LAB_OK) {
+    if (lab_npy_read(a, path, &err) != LAB_OK) {
         snprintf(why, len, "%s.npy: %.300s", name, err.msg);
         return 0;
     }

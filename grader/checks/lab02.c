@@ -35,7 +35,7 @@ static int read_output(lab_npy_array *a, const char *outdir, const char *name, c
     char path[4300];
     lab_error err;
     snprintf(path, sizeof(path), "%s/%s.npy", outdir, name);
-    if (lab_npy_read(a, &err, path) != LAB_OK) {
+    if (lab_npy_read(a, path, &err) != LAB_OK) {
         snprintf(why, len, "missing or unreadable %s.npy", name);
         return 0;
     }

@@ -64,7 +64,7 @@ static int judge_c(const grade_case *c, const grade_json_object *result, const c
     (void)out_text;
     (void)err_text;
     snprintf(path, sizeof(path), "%s/c.npy", outdir);
-    if (lab_npy_read(&got, &err, path) != LAB_OK) {
+    if (lab_npy_read(&got, path, &err) != LAB_OK) {
         snprintf(why, len, "c.npy: %.400s", err.msg);
         return 0;
     }

@@ -101,7 +101,7 @@ static void add_cause(const lab04_ctx *x, const grade_output *o, const char *pat
     lab_error err;
     char cause[600];
     size_t used = strlen(why);
-    if (lab_npy_read(&got, &err, path) != LAB_OK)
+    if (lab_npy_read(&got, path, &err) != LAB_OK)
         return;
     if (got.dtype == LAB_DTYPE_F32 && got.count == o->expected.count && got.count > 0) {
         const float *g = got.data;

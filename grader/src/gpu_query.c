@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     printf("status: %s\ndevices: %d\n", status_word(a.status), n);
     for (int i = 0; i < n; i++) {
         lab_device_info info;
-        if (lab_device_info_query(&info, i) == 0)
+        if (lab_device_info_query(&info, i, NULL) == LAB_OK)
             printf("device %d: %s\n", i, info.name);
         else
             printf("device %d: (its properties could not be read)\n", i);

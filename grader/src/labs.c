@@ -55,7 +55,7 @@ int grade_write_input(const grade_env *env, const char *name, lab_dtype dtype, i
     char path[4096];
     lab_error err;
     snprintf(path, sizeof(path), "%s/%s.npy", env->dir, name);
-    if (lab_npy_write(path, &err, dtype, ndim, shape, data) != LAB_OK) {
+    if (lab_npy_write(path, dtype, ndim, shape, data, &err) != LAB_OK) {
         snprintf(why, why_len, "cannot write input %s", err.msg);
         return -1;
     }
@@ -210,7 +210,7 @@ int grade_judge_output(const char *path, const grade_output *o, char *why, size_
         snprintf(why, len, "missing output %s.npy", o->name);
         return 0;
     }
-    if (lab_npy_read(&got, &err, path) != LAB_OK) {
+    if (lab_npy_read(&got, path, &err) != LAB_OK) {
         const char *msg = strstr(err.msg, o->name);
         snprintf(why, len, "%s", msg ? msg : err.msg);
         return 0;

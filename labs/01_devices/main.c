@@ -136,7 +136,8 @@ static void cmp_int(int dev, const char *field, long long yours, long long kit)
 static void compare_device(const dev_info *d, int rc, int i)
 {
     lab_device_info k;
-    int krc = lab_device_info_query(&k, i);
+    lab_error kerr;
+    int krc = lab_device_info_query(&k, i, &kerr) == LAB_OK ? 0 : kerr.cuda_error;
     if (rc != 0 || krc != 0) {
         if (rc != krc)
             mismatch(i, "query status", rc ? "an error" : "success", krc ? "an error" : "success",

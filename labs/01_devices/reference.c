@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         lab_device_info k;
         dev_info *d = &infos[i];
-        rc[i] = lab_device_info_query(&k, i);
+        rc[i] = lab_device_info_query(&k, i, &err) == LAB_OK ? 0 : err.cuda_error;
         d->index = i;
         snprintf(d->name, sizeof(d->name), "%s", k.name);
         d->cc_major = k.cc_major;
@@ -52,12 +52,8 @@ int main(int argc, char **argv)
         d->mem_total_bytes = k.mem_total_bytes;
     }
     lab_result *r = lab_result_create();
-    if (!r) {
-        fprintf(stderr, "lab01 reference: out of memory\n");
-        return 1;
-    }
     lab01_facts(r, &st, infos, rc, n);
-    int status = lab_result_write(r, &err, path);
+    int status = lab_result_write(path, r, &err);
     lab_result_destroy(r);
     if (status != LAB_OK) {
         fprintf(stderr, "lab01 reference: cannot write %s: %s\n", path, err.msg);

@@ -489,7 +489,7 @@ static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_byt
                                   { column_names[3], "#d62728", gbs[3] } };
     char title[160], note[256];
     lab_device_info info;
-    if (lab_device_info_query(&info, 0) != 0)
+    if (lab_device_info_query(&info, 0, NULL) != LAB_OK)
         snprintf(info.name, sizeof(info.name), "device 0");
     snprintf(title, sizeof(title), "Host-device copy bandwidth, %s backend", lab_backend_name());
     if (r->gpu)
@@ -670,7 +670,7 @@ static int demo(int big)
         fprintf(stderr, "out of memory\n");
         return LAB_EXIT_FAIL;
     }
-    if (lab_device_info_query(&info, 0) == 0)
+    if (lab_device_info_query(&info, 0, NULL) == LAB_OK)
         printf("lab 02, copying: %s backend, device 0: %s\n", lab_backend_name(), info.name);
     lab_rng_seed(&rng, 2, 0);
     lab_rng_fill_uniform(&rng, x, n, -100.0f, 100.0f);

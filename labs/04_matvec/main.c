@@ -451,7 +451,7 @@ static int demo(int matmul_n, int validate_only)
     double peak = 0.0;
     const int N = validate_only ? 4096 : DEMO_N;
 
-    if (lab_device_info_query(&info, 0) == 0) {
+    if (lab_device_info_query(&info, 0, NULL) == LAB_OK) {
         printf("Device 0: %s (%s backend)\n", info.name, lab_backend_name());
         if (!lab_backend_is_sim())
             peak = lab_device_peak_bandwidth_gbs(&info);

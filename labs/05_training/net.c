@@ -267,7 +267,7 @@ int l5_params_save(const l5_net *net, const float *params, const char *dir, char
         for (int d = 0; d < t->ndim; d++)
             shape[d] = (size_t)t->shape[d];
         snprintf(path, sizeof(path), "%s/%s.npy", dir, t->name);
-        if (lab_npy_write(path, &err, LAB_DTYPE_F32, t->ndim, shape, params + t->offset)) {
+        if (lab_npy_write(path, LAB_DTYPE_F32, t->ndim, shape, params + t->offset, &err)) {
             snprintf(why, why_len, "%s", err.msg);
             return -1;
         }
@@ -283,7 +283,7 @@ int l5_params_load(const l5_net *net, float *params, const char *dir, char *why,
         lab_npy_array a;
         lab_error err;
         snprintf(path, sizeof(path), "%s/%s.npy", dir, t->name);
-        if (lab_npy_read(&a, &err, path)) {
+        if (lab_npy_read(&a, path, &err)) {
             snprintf(why, why_len, "%s", err.msg);
             return -1;
         }

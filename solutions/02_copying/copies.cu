@@ -54,7 +54,7 @@ int roundtrip_tensor(float *h_out, const float *h_in, size_t n, const char *devi
     if (rc == LAB_OK)
         rc = lab_tensor_to(&back, on_dev, "cpu", err);
     if (rc == LAB_OK)
-        rc = lab_tensor_copy_to_host(back, h_out, err);
+        rc = lab_tensor_copy_to_host(h_out, back, err);
     lab_tensor_destroy(back);
     lab_tensor_destroy(on_dev);
     lab_tensor_destroy(x);
@@ -138,7 +138,7 @@ int add_across_devices(float *h_sum, const float *h_a, const float *h_b, size_t 
     if (rc == LAB_OK)
         rc = lab_tensor_add(&sum, a, b_moved, err);
     if (rc == LAB_OK)
-        rc = lab_tensor_copy_to_host(sum, h_sum, err);
+        rc = lab_tensor_copy_to_host(h_sum, sum, err);
     // === STUB
     // TODO: call lab_tensor_add(&sum, a, b, &first): with a and b on two
     // devices it must fail; copy its message (first.msg) into `refused`.

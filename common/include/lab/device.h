@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lab/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -136,9 +138,12 @@ char *lab_device_format(char *buf, size_t len, lab_device dev);
  * @brief Reads the properties of CUDA device @p device, and its free and total memory.
  * @param[out] out Filled on success; zeroed on failure.
  * @param device   Device number.
- * @return 0 on success, otherwise the cudaError_t of the call that failed (positive).
+ * @param[out] err Why it failed, with the failed call's error in
+ *                 lab_error::cuda_error (cudaErrorInvalidDevice for a device
+ *                 that does not exist); may be NULL.
+ * @return LAB_OK, or LAB_ECUDA.
  */
-int lab_device_info_query(lab_device_info *out, int device);
+int lab_device_info_query(lab_device_info *out, int device, lab_error *err);
 
 /**
  * @brief Theoretical peak memory bandwidth, from the memory clock and bus width

@@ -4,10 +4,11 @@
  *
  * Every fallible function of the common library returns an `int` status:
  * `LAB_OK` (0) on success, one of the negative `lab_status` values on failure.
- * Functions that can fail for a reason a person must read (a malformed file, a
- * bad argument) also take a `lab_error *` and write a one-line message into it
- * that names the thing at fault ("data.npy: truncated header: ...").
- * Passing NULL for the error record is allowed; the message is then dropped.
+ * Its outputs come first in the parameter list and its `lab_error *err` last;
+ * on failure the record gets a one-line message that names the thing at fault
+ * ("data.npy: truncated header: ..."). A CUDA call that failed is LAB_ECUDA,
+ * with the call's `cudaError_t` kept in lab_error::cuda_error. Passing NULL
+ * for the error record is allowed; the message is then dropped.
  */
 #ifndef LAB_ERROR_H
 #define LAB_ERROR_H
@@ -20,12 +21,14 @@ extern "C" {
 
 /** @brief Status codes returned by the library (0 ok, negative error). */
 typedef enum lab_status {
-    LAB_OK = 0,           /**< Success. */
-    LAB_EIO = -1,         /**< The operating system refused a read, write or open. */
-    LAB_EFORMAT = -2,     /**< Input exists but is malformed. */
-    LAB_ENOMEM = -3,      /**< Out of memory. */
-    LAB_EINVAL = -4,      /**< An argument is out of its documented range. */
-    LAB_EUNSUPPORTED = -5 /**< Well-formed input that this library does not handle. */
+    LAB_OK = 0,            /**< Success. */
+    LAB_EIO = -1,          /**< The operating system refused a read, write or open. */
+    LAB_EFORMAT = -2,      /**< Input exists but is malformed. */
+    LAB_ENOMEM = -3,       /**< Out of memory. */
+    LAB_EINVAL = -4,       /**< An argument is out of its documented range. */
+    LAB_EUNSUPPORTED = -5, /**< Well-formed input that this library does not handle. */
+    LAB_ECUDA = -6         /**< A CUDA runtime or cuBLAS call failed; the message names it, and
+                                lab_error::cuda_error holds a runtime call's error. */
 } lab_status;
 
 /** @brief Capacity of lab_error::msg, terminating NUL included. */
@@ -35,6 +38,8 @@ typedef enum lab_status {
 typedef struct lab_error {
     int code;                    /**< A lab_status value; LAB_OK when no error was recorded. */
     char msg[LAB_ERROR_MSG_MAX]; /**< NUL-terminated message, truncated to fit. */
+    int cuda_error; /**< With LAB_ECUDA: the failed runtime call's cudaError_t (positive);
+                         0 for a cuBLAS status and for every other code. */
 } lab_error;
 
 /**
@@ -46,6 +51,21 @@ typedef struct lab_error {
  * @return @p code.
  */
 int lab_error_set(lab_error *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/**
+ * @brief Records a failed CUDA call: LAB_ECUDA, the call's error, and a
+ *        message; returns LAB_ECUDA.
+ * @param[out] err   Record to fill; may be NULL (then only LAB_ECUDA is returned).
+ * @param cuda_error The cudaError_t the call returned, as int.
+ * @param fmt        printf-style format of the message (say which call and
+ *                   the error's name: "cudaMalloc of 4096 bytes: cudaErrorMemoryAllocation").
+ * @return LAB_ECUDA.
+ */
+int lab_error_set_cuda(lab_error *err, int cuda_error, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif

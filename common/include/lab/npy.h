@@ -74,8 +74,8 @@ const char *lab_dtype_name(lab_dtype dtype);
 /**
  * @brief Reads a whole `.npy` file into memory.
  * @param[out] out Filled on success; zeroed on error. Free with lab_npy_free.
- * @param[out] err Receives a one-line message naming @p path on error; may be NULL.
  * @param path     File to read.
+ * @param[out] err Receives a one-line message naming @p path on error; may be NULL.
  * @return LAB_OK; LAB_EIO when the file cannot be opened or read (missing, a
  *         directory, no permission); LAB_EFORMAT when it is not a well-formed
  *         `.npy` file (bad magic, malformed header, size that disagrees with
@@ -83,20 +83,20 @@ const char *lab_dtype_name(lab_dtype dtype);
  *         not handle (dtype, byte order, Fortran order, more than 8 dimensions,
  *         format version); LAB_ENOMEM; LAB_EINVAL when @p out or @p path is NULL.
  */
-int lab_npy_read(lab_npy_array *out, lab_error *err, const char *path);
+int lab_npy_read(lab_npy_array *out, const char *path, lab_error *err);
 
 /**
  * @brief Parses a `.npy` file already in memory; the same checks as lab_npy_read.
  * @param[out] out Filled on success with a copy of the data; zeroed on error.
- * @param[out] err Receives a one-line message naming @p name on error; may be NULL.
  * @param buf      The file's bytes; may be NULL when @p len is 0.
  * @param len      Number of bytes in @p buf.
  * @param name     What to call the buffer in messages (a file name); NULL for "(memory)".
+ * @param[out] err Receives a one-line message naming @p name on error; may be NULL.
  * @return LAB_OK, LAB_EFORMAT, LAB_EUNSUPPORTED or LAB_ENOMEM as for lab_npy_read;
  *         LAB_EINVAL when @p out is NULL, or @p buf is NULL with @p len > 0.
  */
-int lab_npy_parse(lab_npy_array *out, lab_error *err, const void *buf, size_t len,
-                  const char *name);
+int lab_npy_parse(lab_npy_array *out, const void *buf, size_t len, const char *name,
+                  lab_error *err);
 
 /**
  * @brief Writes an array as a `.npy` file that `numpy.load` reads.
@@ -106,19 +106,19 @@ int lab_npy_parse(lab_npy_array *out, lab_error *err, const void *buf, size_t le
  * multiple of 64 bytes. It is written to a temporary file in the same
  * directory and renamed over @p path, so readers never see a partial file and
  * a failed write leaves no file (an existing @p path is then untouched).
- * @param path     File to create or replace.
- * @param[out] err Receives a one-line message naming @p path on error; may be NULL.
+ * @param path     File to create or replace (the output).
  * @param dtype    Element type of @p data.
  * @param ndim     Number of dimensions, 0 to #LAB_NPY_MAX_DIMS.
  * @param shape    @p ndim extents; may be NULL when @p ndim is 0.
  * @param data     Elements in C order, native little-endian; may be NULL only
  *                 when the shape holds no element.
+ * @param[out] err Receives a one-line message naming @p path on error; may be NULL.
  * @return LAB_OK; LAB_EINVAL for an argument out of range (NULL path, unknown
  *         dtype, ndim, NULL shape or data, a shape whose size overflows);
  *         LAB_EIO when the file cannot be created, written or renamed; LAB_ENOMEM.
  */
-int lab_npy_write(const char *path, lab_error *err, lab_dtype dtype, int ndim, const size_t *shape,
-                  const void *data);
+int lab_npy_write(const char *path, lab_dtype dtype, int ndim, const size_t *shape,
+                  const void *data, lab_error *err);
 
 /**
  * @brief Frees an array's data and zeroes the struct.

@@ -71,7 +71,8 @@ typedef struct lab_progress lab_progress;
  * @param label Name of the work, first on every line (copied); NULL gives "progress".
  * @param total Number of items of the whole work; 0 when unknown.
  * @param mode  A lab_progress_mode value; an unknown value counts as AUTO.
- * @return The new object, or NULL when out of memory.
+ * @return The new object; never NULL (out of memory, it prints a message and
+ *         exits 1, as lab_xmalloc() does: a display is for programs).
  */
 lab_progress *lab_progress_create(FILE *out, const char *label, uint64_t total, int mode);
 

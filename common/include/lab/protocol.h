@@ -119,12 +119,18 @@ void lab_input(lab_npy_array *arr, const lab_args *args, const char *name, lab_d
 void lab_output(const lab_args *args, const char *name, lab_dtype dtype, int ndim,
                 const size_t *shape, const void *data);
 
-/** @brief The facts of one run, written as `result.json` (an opaque JSON object). */
+/**
+ * @brief The facts of one run, written as `result.json` (an opaque JSON object).
+ *
+ * An object of lab programs only: creating it and setting facts cannot fail
+ * (out of memory, they print a message and exit 1, as lab_xmalloc() does), so
+ * there is no status to check.
+ */
 typedef struct lab_result lab_result;
 
 /**
  * @brief Creates an empty result.
- * @return The result, or NULL when out of memory.
+ * @return The result; never NULL.
  */
 lab_result *lab_result_create(void);
 
@@ -138,46 +144,43 @@ void lab_result_destroy(lab_result *r);
  * @brief Sets a string fact (replacing an earlier value of the key).
  * @param r     The result.
  * @param key   Fact name.
- * @param value Text; any bytes, escaped as JSON requires.
- * @return LAB_OK or LAB_ENOMEM.
+ * @param value Text; any bytes, escaped as JSON requires; NULL is written as "".
  */
-int lab_result_set_string(lab_result *r, const char *key, const char *value);
+void lab_result_set_string(lab_result *r, const char *key, const char *value);
 
 /**
  * @brief Sets an integer fact.
  * @param r     The result.
  * @param key   Fact name.
  * @param value The number.
- * @return LAB_OK or LAB_ENOMEM.
  */
-int lab_result_set_int(lab_result *r, const char *key, long long value);
+void lab_result_set_int(lab_result *r, const char *key, long long value);
 
 /**
  * @brief Sets a number fact (NaN and infinities are written as null: JSON has neither).
  * @param r     The result.
  * @param key   Fact name.
  * @param value The number.
- * @return LAB_OK or LAB_ENOMEM.
  */
-int lab_result_set_number(lab_result *r, const char *key, double value);
+void lab_result_set_number(lab_result *r, const char *key, double value);
 
 /**
  * @brief Sets a true/false fact.
  * @param r     The result.
  * @param key   Fact name.
  * @param value Nonzero for true.
- * @return LAB_OK or LAB_ENOMEM.
  */
-int lab_result_set_bool(lab_result *r, const char *key, int value);
+void lab_result_set_bool(lab_result *r, const char *key, int value);
 
 /**
  * @brief Writes the result as a JSON object, keys in the order first set.
+ * @param path      File to write (replaced atomically).
  * @param r         The result.
  * @param[out] err  Why it failed; may be NULL.
- * @param path      File to write (replaced atomically).
- * @return LAB_OK, LAB_EIO or LAB_ENOMEM.
+ * @return LAB_OK, LAB_EIO (the file cannot be written; it is left as it was)
+ *         or LAB_EINVAL (a NULL argument).
  */
-int lab_result_write(const lab_result *r, lab_error *err, const char *path);
+int lab_result_write(const char *path, const lab_result *r, lab_error *err);
 
 /**
  * @brief Writes `<out_dir>/result.json`; exits LAB_EXIT_USAGE with a message

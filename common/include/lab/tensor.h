@@ -46,10 +46,6 @@ extern "C" {
 /** @brief Most dimensions a tensor may have. */
 #define LAB_TENSOR_MAX_DIMS 4
 
-/** @brief Status of a tensor function when a CUDA runtime or cuBLAS call failed;
- *         the lab_error message names the call and the CUDA error. */
-#define LAB_TENSOR_ECUDA (-32)
-
 /** @brief A float tensor on one device (opaque). */
 typedef struct lab_tensor lab_tensor;
 
@@ -74,7 +70,7 @@ int lab_tensor_device_parse(lab_device *out, const char *text, lab_error *err);
  * @param data     Host array of all elements, C order, copied in; NULL for zeros.
  * @param[out] err Why it failed (may be NULL).
  * @return LAB_OK; LAB_EINVAL for a bad device or shape; LAB_ENOMEM; or
- *         LAB_TENSOR_ECUDA when device memory cannot be had.
+ *         LAB_ECUDA when device memory cannot be had.
  */
 int lab_tensor_create(lab_tensor **out, const char *device, int ndim, const size_t *shape,
                       const float *data, lab_error *err);
@@ -93,18 +89,18 @@ void lab_tensor_destroy(lab_tensor *t);
  * @param t        The tensor.
  * @param device   Device name, as lab_tensor_device_parse() reads it.
  * @param[out] err Why it failed (may be NULL).
- * @return LAB_OK, LAB_EINVAL, LAB_ENOMEM or LAB_TENSOR_ECUDA.
+ * @return LAB_OK, LAB_EINVAL, LAB_ENOMEM or LAB_ECUDA.
  */
 int lab_tensor_to(lab_tensor **out, lab_tensor *t, const char *device, lab_error *err);
 
 /**
  * @brief Copies all elements to a host array, from whatever device holds them.
- * @param t        The tensor.
  * @param[out] dst Host array of lab_tensor_numel() floats.
+ * @param t        The tensor.
  * @param[out] err Why it failed (may be NULL).
- * @return LAB_OK, LAB_EINVAL or LAB_TENSOR_ECUDA.
+ * @return LAB_OK, LAB_EINVAL or LAB_ECUDA.
  */
-int lab_tensor_copy_to_host(const lab_tensor *t, float *dst, lab_error *err);
+int lab_tensor_copy_to_host(float *dst, const lab_tensor *t, lab_error *err);
 
 /**
  * @brief Element-wise sum of two tensors of the same shape on the same device;
@@ -116,7 +112,7 @@ int lab_tensor_copy_to_host(const lab_tensor *t, float *dst, lab_error *err);
  *                 the same device, but found at least two devices, cuda:0 and
  *                 cpu" (the CUDA device named first, as PyTorch does).
  * @return LAB_OK; LAB_EINVAL for different devices or shapes; LAB_ENOMEM or
- *         LAB_TENSOR_ECUDA.
+ *         LAB_ECUDA.
  */
 int lab_tensor_add(lab_tensor **out, const lab_tensor *a, const lab_tensor *b, lab_error *err);
 
@@ -128,7 +124,7 @@ int lab_tensor_add(lab_tensor **out, const lab_tensor *a, const lab_tensor *b, l
  * @param b        Right operand, 2-D.
  * @param[out] err Why it failed; the message for two devices is lab_tensor_add()'s.
  * @return LAB_OK; LAB_EINVAL for different devices or shapes that do not
- *         multiply; LAB_ENOMEM or LAB_TENSOR_ECUDA.
+ *         multiply; LAB_ENOMEM or LAB_ECUDA.
  */
 int lab_tensor_matmul(lab_tensor **out, const lab_tensor *a, const lab_tensor *b, lab_error *err);
 

@@ -39,7 +39,7 @@ static float *load_fixture(const char *name, size_t want_count)
     lab_npy_array a;
     lab_error err;
     snprintf(path, sizeof(path), "%s/%s.npy", fixture_dir, name);
-    if (lab_npy_read(&a, &err, path) || a.dtype != LAB_DTYPE_F32 || a.count != want_count) {
+    if (lab_npy_read(&a, path, &err) || a.dtype != LAB_DTYPE_F32 || a.count != want_count) {
         printf("  FAIL cannot use fixture %s (%s)\n", path, err.msg);
         failures++;
         return NULL;
@@ -272,7 +272,7 @@ static void test_save_load(void)
     size_t shape[1] = { 3 };
     lab_error err;
     snprintf(path, sizeof(path), "%s/fc.4.bias.npy", dir);
-    lab_npy_write(path, &err, LAB_DTYPE_F32, 1, shape, p);
+    lab_npy_write(path, LAB_DTYPE_F32, 1, shape, p, &err);
     EXPECT(l5_params_load(&net, q, dir, why, sizeof(why)) != 0 && strstr(why, "fc.4.bias"),
            "a (3,) fc.4.bias was accepted (%s)", why);
     free(p);
