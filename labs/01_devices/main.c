@@ -41,7 +41,9 @@ static int encode(lab_device d)
     return d.kind == LAB_DEVICE_CPU ? -1 : d.index;
 }
 
-/* ---- graded mode ---------------------------------------------------------- */
+/* ---------------------------------------------------------------------------
+ * Graded mode
+ */
 
 static int graded(const lab_args *args)
 {
@@ -85,7 +87,9 @@ static int graded(const lab_args *args)
     return LAB_EXIT_PASS;
 }
 
-/* ---- demo mode ------------------------------------------------------------- */
+/* ---------------------------------------------------------------------------
+ * Demo mode
+ */
 
 static double gib(size_t bytes)
 {

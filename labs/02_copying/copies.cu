@@ -16,8 +16,9 @@
 
 #include <stdio.h>
 
-// ----------------------------------------------------------------------------
-// round trips
+/* ---------------------------------------------------------------------------
+ * Round trips
+ */
 
 cudaError_t roundtrip_raw(float *h_out, const float *h_in, size_t n)
 {
@@ -44,8 +45,9 @@ int roundtrip_tensor(float *h_out, const float *h_in, size_t n, const char *devi
     return LAB_OK;
 }
 
-// ----------------------------------------------------------------------------
-// between devices
+/* ---------------------------------------------------------------------------
+ * Between devices
+ */
 
 cudaError_t peer_copy(float *h_out, const float *h_in, size_t n, int src_dev, int dst_dev)
 {

@@ -20,8 +20,9 @@
 
 #define N 4096 // floats in each buffer of this file
 
-// ----------------------------------------------------------------------------
-// kernels
+/* ---------------------------------------------------------------------------
+ * Kernels
+ */
 
 // Writes p[i] = i. Correct code; the mistake is in what it is given.
 __global__ void write_ids_kernel(float *p, int n)
@@ -31,8 +32,9 @@ __global__ void write_ids_kernel(float *p, int n)
         p[i] = (float)i;
 }
 
-// ----------------------------------------------------------------------------
-// the CPU and device memory
+/* ---------------------------------------------------------------------------
+ * The CPU and device memory
+ */
 
 float host_reads_device(const float *d_x)
 {
@@ -43,8 +45,9 @@ float host_reads_device(const float *d_x)
     return 0.0f;
 }
 
-// ----------------------------------------------------------------------------
-// a kernel given host memory: the sticky error
+/* ---------------------------------------------------------------------------
+ * A kernel given host memory: the sticky error
+ */
 
 void provoke_kernel_host_pointer(sticky_report *r)
 {
@@ -63,8 +66,9 @@ void provoke_kernel_host_pointer(sticky_report *r)
     free(h_p);
 }
 
-// ----------------------------------------------------------------------------
-// copies that cannot be done
+/* ---------------------------------------------------------------------------
+ * Copies that cannot be done
+ */
 
 cudaError_t provoke_wrong_direction(void)
 {

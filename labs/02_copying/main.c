@@ -149,9 +149,9 @@ static size_t count_differing(const float *a, const float *b, size_t n)
     return d;
 }
 
-/* ==========================================================================
+/* ---------------------------------------------------------------------------
  * 1. round trips
- * ========================================================================== */
+ */
 
 static void part_roundtrip(run *r, const float *h_x, size_t n, float *h_raw, float *h_tensor)
 {
@@ -175,9 +175,9 @@ static void part_roundtrip(run *r, const float *h_x, size_t n, float *h_raw, flo
            "roundtrip_tensor in copies.cu must return every float unchanged");
 }
 
-/* ==========================================================================
+/* ---------------------------------------------------------------------------
  * 2. between devices
- * ========================================================================== */
+ */
 
 static void part_devices(run *r, const float *h_a, const float *h_b, size_t n, float *h_peer,
                          float *h_sum)
@@ -240,9 +240,9 @@ static void part_devices(run *r, const float *h_a, const float *h_b, size_t n, f
     lab_tensor_destroy(z);
 }
 
-/* ==========================================================================
+/* ---------------------------------------------------------------------------
  * 5. errors
- * ========================================================================== */
+ */
 
 /* Runs host_reads_device(d_x) in a child process: on a GPU (and on the
  * simulator, which reports the line first) the read kills the process that
@@ -377,9 +377,9 @@ static void part_errors(run *r, float probe)
            "  also frees every allocation of the device\n");
 }
 
-/* ==========================================================================
+/* ---------------------------------------------------------------------------
  * 3. what copies cost
- * ========================================================================== */
+ */
 
 /* Seconds for one copy_in_pieces on the run's clock, the least of `reps`
  * runs after one warm-up; *wall (if not NULL) gets the least CPU wall clock. */
@@ -568,9 +568,9 @@ free_all:
         host_free(h_page, 0);
 }
 
-/* ==========================================================================
+/* ---------------------------------------------------------------------------
  * 4. logging: every step vs on the device
- * ========================================================================== */
+ */
 
 /* A = s (I - 2uu')(I - 2vv') for unit u, v: an orthogonal matrix times s, so
  * each product multiplies the Frobenius norm by exactly s (up to rounding). */
@@ -652,9 +652,9 @@ static void part_logging(run *r, const float *h_A, const float *h_X0, int n, int
     cublasDestroy(handle);
 }
 
-/* ==========================================================================
- * demo and graded modes
- * ========================================================================== */
+/* ---------------------------------------------------------------------------
+ * Demo and graded modes
+ */
 
 static int demo(int big)
 {

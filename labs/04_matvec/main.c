@@ -56,7 +56,9 @@ static const int odd_shapes[][2] = { { 1, 1 },    { 1, 1500 }, { 1000, 1 },
                                      { 777, 33 }, { 3, 1025 }, { 2049, 257 } };
 #define N_ODD ((int)(sizeof(odd_shapes) / sizeof(odd_shapes[0])))
 
-/* ---- the simulator's access counts ------------------------------------- */
+/* ---------------------------------------------------------------------------
+ * The simulator's access counts
+ */
 
 /* Counts of one kernel's global memory traffic (lab/stats.h): a request is
  * one warp executing one load (or store) instruction; a sector is 32 bytes. */
@@ -131,7 +133,9 @@ static int count_sectors_in_child(sector_counts out[MATVEC_VERSIONS + 1])
     return 0;
 }
 
-/* ---- validation ---------------------------------------------------------- */
+/* ---------------------------------------------------------------------------
+ * Validation
+ */
 
 typedef struct problem {
     int N, M;
@@ -206,7 +210,9 @@ static int problem_check(const problem *p, int version, cublasHandle_t h)
     return ok;
 }
 
-/* ---- timing -------------------------------------------------------------- */
+/* ---------------------------------------------------------------------------
+ * Timing
+ */
 
 typedef struct bench {
     const problem *p;
@@ -259,7 +265,9 @@ static void print_row(const char *name, double seconds, const char *clock, doubl
            frac, cpu, sectors);
 }
 
-/* ---- the demo's parts ---------------------------------------------------- */
+/* ---------------------------------------------------------------------------
+ * The demo's parts
+ */
 
 static int validate_all(const problem *demo, cublasHandle_t h, int ok_version[])
 {
@@ -478,7 +486,9 @@ static int demo(int matmul_n, int validate_only)
     return ok ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }
 
-/* ---- graded mode --------------------------------------------------------- */
+/* ---------------------------------------------------------------------------
+ * Graded mode
+ */
 
 /* Whether no element of x[0..n) was written: every one still holds the 0xff
  * bytes the harness filled it with. */

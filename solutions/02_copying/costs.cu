@@ -15,8 +15,9 @@
 
 #include <stdlib.h>
 
-// ----------------------------------------------------------------------------
-// host memory
+/* ---------------------------------------------------------------------------
+ * Host memory
+ */
 
 void *host_alloc(size_t bytes, int pinned)
 {
@@ -51,8 +52,9 @@ void host_free(void *p, int pinned)
     // <<< END
 }
 
-// ----------------------------------------------------------------------------
-// copies, whole or in pieces
+/* ---------------------------------------------------------------------------
+ * Copies, whole or in pieces
+ */
 
 cudaError_t copy_in_pieces(void *dst, const void *src, size_t bytes, size_t piece,
                            cudaMemcpyKind kind)
@@ -77,8 +79,9 @@ cudaError_t copy_in_pieces(void *dst, const void *src, size_t bytes, size_t piec
     // <<< END
 }
 
-// ----------------------------------------------------------------------------
-// the logging exercise: 1000 products of n x n matrices
+/* ---------------------------------------------------------------------------
+ * The logging exercise: 1000 products of n x n matrices
+ */
 
 // Y = A X (column-major, as cuBLAS sees it; the Frobenius norm does not care).
 static cublasStatus_t product(cublasHandle_t handle, const float *d_A, const float *d_X, float *d_Y,

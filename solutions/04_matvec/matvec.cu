@@ -48,8 +48,9 @@ static int ceil_div(int a, int b)
     return (a + b - 1) / b;
 }
 
-// ----------------------------------------------------------------------------
-// GPU kernels
+/* ---------------------------------------------------------------------------
+ * GPU kernels
+ */
 
 // version 1: one thread per row. Thread `row` walks along row `row` of A.
 __global__ void matvec_kernel1(float *u, const float *A, const float *v, int N, int M)
@@ -166,8 +167,9 @@ __global__ void matvec_kernel3(float *u, const float *A, const float *v, int N, 
     // <<< END
 }
 
-// ----------------------------------------------------------------------------
-// Kernel launchers: the grid math, the preconditions, the launch check
+/* ---------------------------------------------------------------------------
+ * Kernel launchers: the grid math, the preconditions, the launch check
+ */
 
 static matvec_launch matvec1(float *d_u, const float *d_A, const float *d_v, int N, int M)
 {
@@ -196,8 +198,9 @@ static matvec_launch matvec3(float *d_u, const float *d_A, const float *d_v, int
     return l;
 }
 
-// ----------------------------------------------------------------------------
-// Version dispatch
+/* ---------------------------------------------------------------------------
+ * Version dispatch
+ */
 
 const char *matvec_describe(int version)
 {
