@@ -49,13 +49,13 @@ int add_across_devices(float *h_sum, const float *h_a, const float *h_b, size_t 
  */
 
 /* The sticky error of a kernel given a host pointer, and the recovery. */
-typedef struct sticky_report {
+typedef struct lab02_sticky_report {
     cudaError_t at_sync;     /* what cudaDeviceSynchronize after the launch returned */
     cudaError_t later_call;  /* what an unrelated call (cudaMalloc) returned after that */
     cudaError_t after_reset; /* what the same call returned after cudaDeviceReset */
-} sticky_report;
+} lab02_sticky_report;
 
-void provoke_kernel_host_pointer(sticky_report *r);
+void provoke_kernel_host_pointer(lab02_sticky_report *r);
 cudaError_t provoke_wrong_direction(void);
 cudaError_t provoke_copy_too_large(void);
 cudaError_t provoke_use_after_free(void);

@@ -361,7 +361,7 @@ static void part_errors(run *r, float probe)
         pageable = 0;
     cudaGetLastError();
     fact_bool(r, "pageable_memory_access", pageable);
-    sticky_report s;
+    lab02_sticky_report s;
     provoke_kernel_host_pointer(&s);
     cudaError_t want = pageable ? cudaSuccess : cudaErrorIllegalAddress;
     if (pageable)

@@ -49,7 +49,7 @@ static int rectangular_check(cublasHandle_t h)
     lab_rng_seed(&rng, MATMUL_SEED, 8);
     lab_rng_fill_uniform(&rng, A, RN * RK, 0.0f, 1.0f);
     lab_rng_fill_uniform(&rng, B, RK * RM, 0.0f, 1.0f);
-    matmul_cpu(C_cpu, A, B, RN, RK, RM);
+    lab04_matmul_cpu(C_cpu, A, B, RN, RK, RM);
     LAB_CHECK(cudaMalloc((void **)&d_A, sizeof(float) * RN * RK));
     LAB_CHECK(cudaMalloc((void **)&d_B, sizeof(float) * RK * RM));
     LAB_CHECK(cudaMalloc((void **)&d_C, sizeof(float) * RN * RM));
@@ -59,7 +59,7 @@ static int rectangular_check(cublasHandle_t h)
     matmul_cublas(h, d_C, d_A, d_B, RN, RK, RM);
     LAB_CHECK(cudaMemcpy(C_gpu, d_C, sizeof(float) * RN * RM, cudaMemcpyDeviceToHost));
     /* Entries >= 0: a relative bound, 2 gamma_k for two float32 results. */
-    double rtol = 2.0 * float32_gamma(RK);
+    double rtol = 2.0 * lab04_float32_gamma(RK);
     int ok = lab_allclose_f32(&rep, C_gpu, C_cpu, (size_t)RN * RM, 0.0, rtol, 0);
     lab_compare_print(stdout, &rep, "  C (300, 100) = A (300, 200) B (200, 100), rectangular");
     if (!ok) {
@@ -78,7 +78,7 @@ static int rectangular_check(cublasHandle_t h)
 
 /* C = A A, n x n, CPU against GPU, and the timing trap; then a rectangular
  * product. Returns 1 when the GPU's results match the CPU's. */
-int big_matmul(int n, cublasHandle_t h)
+int lab04_big_matmul(int n, cublasHandle_t h)
 {
     const int reps = 10; /* the seed's loop: 10 products */
     const size_t count = (size_t)n * n, bytes = sizeof(float) * count;
@@ -94,7 +94,7 @@ int big_matmul(int n, cublasHandle_t h)
     lab_rng_fill_uniform(&rng, A, count, 0.0f, 1.0f); /* the seed's torch.rand */
     printf("\nThe big matmul: C = A A, n = %d (%.1f GFLOP per product)\n", n, flops / 1e9);
     double t0 = lab_wall_seconds();
-    matmul_cpu(C_cpu, A, A, n, n, n);
+    lab04_matmul_cpu(C_cpu, A, A, n, n, n);
     double t_cpu = lab_wall_seconds() - t0;
     printf("  %-58s %9.3f s   %10.1f GFLOP/s  (CPU wall clock)\n",
            "cblas_sgemm (OpenBLAS, CPU), 1 product", t_cpu, flops / t_cpu / 1e9);
@@ -138,7 +138,7 @@ int big_matmul(int n, cublasHandle_t h)
     LAB_CHECK(cudaMemcpy(C_gpu, d_C, bytes, cudaMemcpyDeviceToHost));
     /* Entries of A are >= 0, so |A||A| = A A and the float32 bound of each
      * entry is relative: |C - exact| <= gamma_n C. Two float32 results: 2 gamma_n. */
-    double rtol = 2.0 * float32_gamma(n);
+    double rtol = 2.0 * lab04_float32_gamma(n);
     int ok = lab_allclose_f32(&rep, C_gpu, C_cpu, count, 0.0, rtol, 0);
     lab_compare_print(stdout, &rep, "  C (cublasSgemm against cblas_sgemm)");
     if (!ok) {

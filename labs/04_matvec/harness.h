@@ -18,7 +18,7 @@ void *xmalloc(size_t bytes);
 /* The big matmul of the demo: C = A A for an n x n matrix A, cblas_sgemm
  * against cublasSgemm (matmul_cublas), GFLOP/s, and the timing trap.
  * Returns 1 when the GPU's C matches the CPU's. */
-int big_matmul(int n, cublasHandle_t handle);
+int lab04_big_matmul(int n, cublasHandle_t handle);
 
 #ifdef __cplusplus
 }

@@ -95,7 +95,7 @@ static int count_sectors_here(void)
     LAB_CHECK(cudaMalloc((void **)&d_u, sizeof(float) * N));
     LAB_CHECK(cudaMemset(d_A, 0, sizeof(float) * (size_t)N * M));
     LAB_CHECK(cudaMemset(d_v, 0, sizeof(float) * M));
-    for (int version = 1; version <= MATVEC_VERSIONS; version++) {
+    for (int version = 1; version <= LAB04_VERSIONS; version++) {
         matvec(version, d_u, d_A, d_v, N, M);
         LAB_CHECK(cudaDeviceSynchronize());
         sector_counts c = last_kernel_counts();
@@ -116,10 +116,10 @@ static int count_sectors_here(void)
 /* The demo's table wants the counts, but counting slows every access down,
  * and timing must not pay for it: so this program runs itself again,
  * counting, with --count-sectors, and reads the lines back. */
-static int count_sectors_in_child(sector_counts out[MATVEC_VERSIONS + 1])
+static int count_sectors_in_child(sector_counts out[LAB04_VERSIONS + 1])
 {
     char text[4096];
-    memset(out, 0, sizeof(sector_counts) * (MATVEC_VERSIONS + 1));
+    memset(out, 0, sizeof(sector_counts) * (LAB04_VERSIONS + 1));
     if (lab_kernel_stats_rerun(text, sizeof(text), "--count-sectors", NULL) != LAB_OK)
         return -1;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -127,7 +127,7 @@ static int count_sectors_in_child(sector_counts out[MATVEC_VERSIONS + 1])
         sector_counts c = { 1, 0, 0, 0, 0 };
         if (sscanf(line, "sectors v%d %llu %llu %llu %llu", &v, &c.load_requests, &c.load_sectors,
                    &c.store_requests, &c.store_sectors) == 5 &&
-            v >= 1 && v <= MATVEC_VERSIONS)
+            v >= 1 && v <= LAB04_VERSIONS)
             out[v] = c;
     }
     return 0;
@@ -155,10 +155,10 @@ static void problem_make(problem *p, int N, int M, uint64_t stream)
     lab_rng_seed(&rng, DEMO_SEED, stream);
     lab_rng_fill_normal(&rng, p->A, (size_t)N * M, 0.0f, 1.0f); /* the seed's np.random.randn */
     lab_rng_fill_normal(&rng, p->v, (size_t)M, 0.0f, 1.0f);
-    matvec_cpu(p->want, p->A, p->v, N, M);
+    lab04_matvec_cpu(p->want, p->A, p->v, N, M);
     /* Both results are float32 dot products, each within the bound of the
      * exact one, so they are within twice the bound of each other. */
-    p->atol = 2.0 * matvec_error_bound(p->A, p->v, N, M);
+    p->atol = 2.0 * lab04_matvec_error_bound(p->A, p->v, N, M);
     LAB_CHECK(cudaMalloc((void **)&p->d_A, sizeof(float) * (size_t)N * M));
     LAB_CHECK(cudaMalloc((void **)&p->d_v, sizeof(float) * M));
     LAB_CHECK(cudaMalloc((void **)&p->d_u, sizeof(float) * N));
@@ -186,7 +186,7 @@ static int problem_check(const problem *p, int version, cublasHandle_t h)
     char what[96];
     LAB_CHECK(cudaMemset(p->d_u, 0xff, sizeof(float) * p->N));
     if (version == 0)
-        matvec_cublas(h, p->d_u, p->d_A, p->d_v, p->N, p->M);
+        lab04_matvec_cublas(h, p->d_u, p->d_A, p->d_v, p->N, p->M);
     else
         matvec(version, p->d_u, p->d_A, p->d_v, p->N, p->M);
     LAB_CHECK(cudaMemcpy(got, p->d_u, sizeof(float) * p->N, cudaMemcpyDeviceToHost));
@@ -229,7 +229,7 @@ static void run_device(void *ctx)
         LAB_CHECK(cudaMemcpy(b->d_copy, b->p->d_A, sizeof(float) * (size_t)b->p->N * b->p->M,
                              cudaMemcpyDeviceToDevice));
     else if (b->version == 0)
-        matvec_cublas(b->handle, b->p->d_u, b->p->d_A, b->p->d_v, b->p->N, b->p->M);
+        lab04_matvec_cublas(b->handle, b->p->d_u, b->p->d_A, b->p->d_v, b->p->N, b->p->M);
     else
         matvec(b->version, b->p->d_u, b->p->d_A, b->p->d_v, b->p->N, b->p->M);
 }
@@ -237,7 +237,7 @@ static void run_device(void *ctx)
 static void run_cpu(void *ctx)
 {
     const bench *b = ctx;
-    matvec_cpu(b->cpu_u, b->p->A, b->p->v, b->p->N, b->p->M);
+    lab04_matvec_cpu(b->cpu_u, b->p->A, b->p->v, b->p->N, b->p->M);
 }
 
 /* Whether event times are the simulator's performance model's (GPULAB_SIM_MODEL,
@@ -276,7 +276,7 @@ static int validate_all(const problem *demo, cublasHandle_t h, int ok_version[])
            "atol = 2 gamma_M max_i sum_j |A_ij v_j|, gamma_M = M 2^-24 / (1 - M 2^-24): "
            "%.3g here)\n",
            demo->atol);
-    for (int version = 0; version <= MATVEC_VERSIONS; version++) {
+    for (int version = 0; version <= LAB04_VERSIONS; version++) {
         /* The demo's shape, then the awkward ones; stop at the first failure. */
         int ok = problem_check(demo, version, h);
         for (int s = 0; ok && s < N_ODD; s++) {
@@ -335,16 +335,16 @@ static void print_model_summary(const double seconds[], const sector_counts coun
     const char *gpu = lab_cuda_timer_modeled_gpu();
     printf("\n  Modeled %s (docs/model.md): ", gpu);
     if (seconds[1] > 0)
-        for (int v = 2; v <= MATVEC_VERSIONS; v++)
+        for (int v = 2; v <= LAB04_VERSIONS; v++)
             if (seconds[v] > 0)
                 printf("v%d %.2fx%s", v, seconds[1] / seconds[v],
-                       v < MATVEC_VERSIONS ? " and " : " faster than v1.\n");
+                       v < LAB04_VERSIONS ? " and " : " faster than v1.\n");
     if (counts[1].valid && counts[1].load_requests) {
         printf("  A memory-bound kernel's modeled time follows the 32-byte sectors it touches\n"
                "  (requests x sectors per request): v1 loads %llu sectors (%llu requests x %.2f)",
                counts[1].load_sectors, counts[1].load_requests,
                lab_kernel_stats_per_request(counts[1].load_sectors, counts[1].load_requests));
-        for (int v = 2; v <= MATVEC_VERSIONS; v++)
+        for (int v = 2; v <= LAB04_VERSIONS; v++)
             if (counts[v].valid && counts[v].load_sectors)
                 printf(
                     ",\n  v%d %llu (%llu x %.2f): %.2fx fewer", v, counts[v].load_sectors,
@@ -365,10 +365,10 @@ static void time_all(const problem *demo, cublasHandle_t h, const int ok_version
 {
     const int reps = lab_backend_is_sim() ? 3 : 50, warmup = lab_backend_is_sim() ? 1 : 5;
     const int modeled = is_modeled();
-    const double bytes = matvec_bytes(demo->N, demo->M);
+    const double bytes = lab04_matvec_bytes(demo->N, demo->M);
     const size_t a_bytes = sizeof(float) * (size_t)demo->N * demo->M;
-    sector_counts counts[MATVEC_VERSIONS + 1];
-    double seconds[MATVEC_VERSIONS + 1] = { 0 }, copy_gbs = 0.0;
+    sector_counts counts[LAB04_VERSIONS + 1];
+    double seconds[LAB04_VERSIONS + 1] = { 0 }, copy_gbs = 0.0;
     char sectors[64];
     lab_stats st, cpu;
     bench b = { demo, 0, h, xmalloc(sizeof(float) * demo->N), NULL };
@@ -399,7 +399,7 @@ static void time_all(const problem *demo, cublasHandle_t h, const int ok_version
     LAB_CHECK(cudaFree(b.d_copy));
     b.d_copy = NULL;
 
-    for (int version = 0; version <= MATVEC_VERSIONS; version++) {
+    for (int version = 0; version <= LAB04_VERSIONS; version++) {
         const char *name = version ? matvec_describe(version) : "cublasSgemv (cuBLAS)";
         if (!ok_version[version]) {
             printf("  %-54s not timed: it failed validation\n", name);
@@ -455,7 +455,7 @@ static int demo(int matmul_n, int validate_only)
     lab_device_info info;
     cublasHandle_t h;
     problem p;
-    int ok_version[MATVEC_VERSIONS + 1];
+    int ok_version[LAB04_VERSIONS + 1];
     double peak = 0.0;
     const int N = validate_only ? 4096 : DEMO_N;
 
@@ -479,7 +479,7 @@ static int demo(int matmul_n, int validate_only)
             printf("\n(sim backend: matmul n = 1024 by default, since the simulator's cuBLAS "
                    "runs on this CPU;\n the lab's size is 4096: --matmul-n 4096, or --big for "
                    "10000)\n");
-        ok &= big_matmul(matmul_n ? matmul_n : lab_backend_is_sim() ? 1024 : 4096, h);
+        ok &= lab04_big_matmul(matmul_n ? matmul_n : lab_backend_is_sim() ? 1024 : 4096, h);
     }
     LAB_CHECK_CUBLAS(cublasDestroy(h));
     printf("%s (%s backend, %s)\n", ok ? "PASS" : "FAIL", lab_backend_name(), GPULAB_VARIANT);
@@ -558,7 +558,7 @@ static int graded_matmul(const lab_args *args)
 
 /* One problem of a graded matvec run: A<suffix>.npy, v<suffix>.npy -> u<suffix>.npy. */
 static void graded_problem(const lab_args *args, int version, const char *suffix,
-                           matvec_launch *launch, sector_counts *sum)
+                           lab04_launch *launch, sector_counts *sum)
 {
     char name[48];
     lab_npy_array A, v;
@@ -615,11 +615,11 @@ static int graded(const lab_args *args)
     lab_input(&ver, args, "version", LAB_DTYPE_I32, 0);
     int version = *(const int *)ver.data;
     lab_npy_free(&ver);
-    if (version < 1 || version > MATVEC_VERSIONS) {
-        fprintf(stderr, "version.npy holds %d; versions are 1 to %d\n", version, MATVEC_VERSIONS);
+    if (version < 1 || version > LAB04_VERSIONS) {
+        fprintf(stderr, "version.npy holds %d; versions are 1 to %d\n", version, LAB04_VERSIONS);
         return LAB_EXIT_USAGE;
     }
-    matvec_launch launch = { 0, 0, 0 };
+    lab04_launch launch = { 0, 0, 0 };
     sector_counts sum = { 0, 0, 0, 0, 0 };
     int problems = 0;
     if (input_exists(args, "A")) {

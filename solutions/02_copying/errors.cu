@@ -53,7 +53,7 @@ float host_reads_device(const float *d_x)
  * A kernel given host memory: the sticky error
  */
 
-void provoke_kernel_host_pointer(sticky_report *r)
+void provoke_kernel_host_pointer(lab02_sticky_report *r)
 {
     float *h_p = (float *)calloc(N, sizeof(float));
     r->at_sync = r->later_call = r->after_reset = cudaSuccess;
