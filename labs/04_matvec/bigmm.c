@@ -8,6 +8,7 @@
 #include "matvec.h"
 #include "reference.h"
 
+#include "lab/alloc.h"
 #include "lab/check.h"
 #include "lab/compare.h"
 #include "lab/cuda_timer.h"
@@ -22,16 +23,6 @@
 
 #define MATMUL_SEED 4
 
-void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "%s: out of memory (%zu bytes)\n", GPULAB_LAB_NAME, bytes);
-        exit(LAB_EXIT_FAIL);
-    }
-    return p;
-}
-
 /* C = A B for a rectangular A (300, 200) and B (200, 100), matmul_cublas
  * against cblas_sgemm: the square C = A A of the timing can come out right
  * with n, k and m mixed up (or row-major read as column-major), a
@@ -40,8 +31,9 @@ void *xmalloc(size_t bytes)
 static int rectangular_check(cublasHandle_t h)
 {
     enum { RN = 300, RK = 200, RM = 100 };
-    float *A = xmalloc(sizeof(float) * RN * RK), *B = xmalloc(sizeof(float) * RK * RM);
-    float *C_cpu = xmalloc(sizeof(float) * RN * RM), *C_gpu = xmalloc(sizeof(float) * RN * RM);
+    float *A = lab_xmalloc(sizeof(float) * RN * RK), *B = lab_xmalloc(sizeof(float) * RK * RM);
+    float *C_cpu = lab_xmalloc(sizeof(float) * RN * RM),
+          *C_gpu = lab_xmalloc(sizeof(float) * RN * RM);
     float *d_A, *d_B, *d_C;
     lab_compare_report rep;
     lab_rng rng;
@@ -83,7 +75,7 @@ int lab04_big_matmul(int n, cublasHandle_t h)
     const int reps = 10; /* the seed's loop: 10 products */
     const size_t count = (size_t)n * n, bytes = sizeof(float) * count;
     const double flops = 2.0 * n * (double)n * n; /* n^2 dot products of length n */
-    float *A = xmalloc(bytes), *C_cpu = xmalloc(bytes), *C_gpu = xmalloc(bytes);
+    float *A = lab_xmalloc(bytes), *C_cpu = lab_xmalloc(bytes), *C_gpu = lab_xmalloc(bytes);
     float *d_A, *d_C;
     lab_rng rng;
     lab_cuda_timer timer;
