@@ -12,6 +12,15 @@
  *   provoke_copy_too_large       a copy longer than the allocation
  *   provoke_use_after_free       a copy from memory already freed
  *   provoke_missing_device       cudaSetDevice on a device that does not exist
+ *
+ * The plain CPU code of the same mistakes, where nothing checks them:
+ *
+ *   float *p = malloc(bytes);            host memory: the CPU reads p[0] at will
+ *   memcpy(dst, src, 2 * bytes);         past the end: undefined, no error returned
+ *   free(p); memcpy(dst, p, bytes);      after free: undefined, no error returned
+ *
+ * CUDA checks each copy and names what is wrong; a kernel's bad access shows
+ * later, as an error that sticks (the sticky error below).
  */
 #include "copying.h"
 
