@@ -383,3 +383,25 @@ function(gpulab_write_slip in out find replace)
   file(WRITE "${out}.new" "${text}")
   configure_file("${out}.new" "${out}" COPYONLY)
 endfunction()
+
+# gpulab_add_lab_unit_test(<lab> <name> SOURCES <file>... [LIBRARIES <lib>...])
+#
+# A unit test of a lab's own code (its diagnoses, say): the program
+# build/tests/test-<lab>-<name> from SOURCES, with the lab's folder (as
+# gpulab_add_lab declared it) and common/tests (lab_test.h) on its include
+# path, registered as the test <lab>-<name>, labelled <lab> and unit.
+function(gpulab_add_lab_unit_test lab name)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "SOURCES;LIBRARIES")
+  get_property(lab_dir GLOBAL PROPERTY GPULAB_LAB_${lab}_DIR)
+  if(NOT lab_dir)
+    message(FATAL_ERROR "gpulab_add_lab_unit_test(${lab} ${name}): no gpulab_add_lab(${lab}) before it")
+  endif()
+  set(target test-${lab}-${name})
+  add_executable(${target} ${arg_SOURCES})
+  target_include_directories(${target} PRIVATE "${lab_dir}" "${PROJECT_SOURCE_DIR}/common/tests")
+  target_link_libraries(${target} PRIVATE m ${arg_LIBRARIES})
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+  gpulab_target_warnings(${target})
+  add_test(NAME ${lab}-${name} COMMAND ${target})
+  set_tests_properties(${lab}-${name} PROPERTIES LABELS "${lab};unit" TIMEOUT 60)
+endfunction()
