@@ -17,6 +17,7 @@
 #include "devices.h"
 #include "facts.h"
 
+#include "lab/alloc.h"
 #include "lab/device.h"
 #include "lab/protocol.h"
 
@@ -56,11 +57,7 @@ static int graded(const lab_args *args)
     gpu_check(&st);
     int n = query_all(&st);
 
-    int *chosen = malloc(sizeof(*chosen) * (probe.count ? probe.count : 1));
-    if (!chosen) {
-        fprintf(stderr, "lab01: out of memory\n");
-        return LAB_EXIT_FAIL;
-    }
+    int *chosen = lab_xmalloc(sizeof(*chosen) * probe.count);
     for (size_t k = 0; k < probe.count; k++)
         chosen[k] = encode(try_gpu(((const int *)probe.data)[k]));
     lab_output(args, "try_gpu", LAB_DTYPE_I32, 1, probe.shape, chosen);

@@ -39,7 +39,7 @@ static void cpu_once(void *p)
 }
 
 /* What produced the kernel column, in a sentence under the table's title. */
-static void print_kernel_clock(const char *clock, const char *gpu, int is_sim)
+static void print_kernel_clock(const char *clock, const char *gpu, int sim)
 {
     printf("   kernel: %s, one launch, data already on the device; CPU loop: CPU wall clock\n",
            clock);
@@ -49,7 +49,7 @@ static void print_kernel_clock(const char *clock, const char *gpu, int is_sim)
                "   %s - a model figure, not a measurement; docs/model.md. GPULAB_SIM_MODEL=a100\n"
                "   models another GPU, GPULAB_SIM_MODEL=off shows simulator CPU time)\n",
                gpu);
-    else if (is_sim)
+    else if (sim)
         printf("   (sim backend: the kernel times are simulator CPU times - this CPU running\n"
                "   every GPU thread - not GPU figures; GPULAB_SIM_MODEL=t4 models a T4)\n");
 }
@@ -57,7 +57,7 @@ static void print_kernel_clock(const char *clock, const char *gpu, int is_sim)
 /* Time per element against N for both, as launch_overhead.svg in the
  * working directory; says where it went. */
 static void plot_timing(const double *ns, const double *kernel_ns, const double *cpu_ns, int n,
-                        const char *clock, const char *gpu, int is_sim)
+                        const char *clock, const char *gpu, int sim)
 {
     const char *path = "launch_overhead.svg";
     char kernel_label[128], title[128], note[256], where[4200];
@@ -70,7 +70,7 @@ static void plot_timing(const double *ns, const double *kernel_ns, const double 
                  "kernel: MODELED %.60s (simulator's performance model, not measured);\n"
                  "CPU loop: this machine's CPU wall clock. Data already on the device.",
                  gpu);
-    else if (is_sim)
+    else if (sim)
         snprintf(note, sizeof(note),
                  "SIMULATOR FIGURES, not a GPU's: the kernel is this CPU running every GPU\n"
                  "thread (simulator CPU time); CPU loop: CPU wall clock");
@@ -99,7 +99,7 @@ static void plot_timing(const double *ns, const double *kernel_ns, const double 
 
 int lab03_demo_timing(int max_log2)
 {
-    const int is_sim = lab_backend_is_sim();
+    const int sim = lab_backend_is_sim();
     int failures = 0;
     const size_t max_n = (size_t)1 << max_log2;
     const char *clock = lab_cuda_timer_clock_name(), *gpu = lab_cuda_timer_modeled_gpu();
@@ -109,7 +109,7 @@ int lab03_demo_timing(int max_log2)
     double start = lab_wall_seconds();
 
     printf("\n4. Launch overhead vs work: vec_add (256 threads per block) against a CPU loop\n");
-    print_kernel_clock(clock, gpu, is_sim);
+    print_kernel_clock(clock, gpu, sim);
     printf("   bytes moved per element: 12 (read a[i], b[i], write c[i])\n\n");
     printf("   %9s %16s %16s %12s %12s   %s\n", "N", "kernel [us]", "CPU loop [us]", "kernel GB/s",
            "kernel/CPU", "faster");
@@ -167,14 +167,14 @@ int lab03_demo_timing(int max_log2)
         printf("\n   Below it the launch latency the model charges outweighs the work; as N\n"
                "   grows the kernel nears the %s's memory bandwidth (the GB/s column).\n",
                gpu);
-    else if (is_sim)
+    else if (sim)
         printf("\n   That is a simulator figure (%s against CPU wall clock),\n"
                "   not a GPU one: GPULAB_SIM_MODEL=t4 models a T4; the cuda build on a GPU\n"
                "   measures the real crossover.\n",
                clock);
     else
         printf(" Below that, launch overhead outweighs the work.\n");
-    plot_timing(xs, kernel_ns, cpu_ns, rows, clock, gpu, is_sim);
+    plot_timing(xs, kernel_ns, cpu_ns, rows, clock, gpu, sim);
     printf("   (table measured in %.1f s of CPU wall clock%s)\n", lab_wall_seconds() - start,
            max_log2 < 24   ? "; without --quick it goes on to N = 2^24"
            : max_log2 < 26 ? "; --full goes on to N = 2^26"

@@ -13,6 +13,7 @@
 #include "lab/compare.h"
 #include "lab/cuda_timer.h"
 #include "lab/device.h"
+#include "lab/devio.h"
 #include "lab/protocol.h"
 #include "lab/rng.h"
 #include "lab/timer.h"
@@ -42,14 +43,11 @@ static int rectangular_check(cublasHandle_t h)
     lab_rng_fill_uniform(&rng, A, RN * RK, 0.0f, 1.0f);
     lab_rng_fill_uniform(&rng, B, RK * RM, 0.0f, 1.0f);
     lab04_matmul_cpu(C_cpu, A, B, RN, RK, RM);
-    LAB_CHECK(cudaMalloc((void **)&d_A, sizeof(float) * RN * RK));
-    LAB_CHECK(cudaMalloc((void **)&d_B, sizeof(float) * RK * RM));
-    LAB_CHECK(cudaMalloc((void **)&d_C, sizeof(float) * RN * RM));
-    LAB_CHECK(cudaMemcpy(d_A, A, sizeof(float) * RN * RK, cudaMemcpyHostToDevice));
-    LAB_CHECK(cudaMemcpy(d_B, B, sizeof(float) * RK * RM, cudaMemcpyHostToDevice));
-    LAB_CHECK(cudaMemset(d_C, 0xff, sizeof(float) * RN * RM)); /* NaN until written */
+    d_A = lab_to_device(A, sizeof(float) * RN * RK);
+    d_B = lab_to_device(B, sizeof(float) * RK * RM);
+    d_C = lab_device_output(sizeof(float) * RN * RM); /* NaN until written */
     matmul_cublas(h, d_C, d_A, d_B, RN, RK, RM);
-    LAB_CHECK(cudaMemcpy(C_gpu, d_C, sizeof(float) * RN * RM, cudaMemcpyDeviceToHost));
+    lab_from_device(C_gpu, d_C, sizeof(float) * RN * RM);
     /* Entries >= 0: a relative bound, 2 gamma_k for two float32 results. */
     double rtol = 2.0 * lab04_float32_gamma(RK);
     int ok = lab_allclose_f32(&rep, C_gpu, C_cpu, (size_t)RN * RM, 0.0, rtol, 0);
@@ -58,9 +56,9 @@ static int rectangular_check(cublasHandle_t h)
         lab04_matmul_cause(cause, sizeof(cause), C_gpu, A, B, RN, RK, RM, rtol);
         printf("  hint: %s\n", cause);
     }
-    LAB_CHECK(cudaFree(d_A));
-    LAB_CHECK(cudaFree(d_B));
-    LAB_CHECK(cudaFree(d_C));
+    lab_device_free(d_A);
+    lab_device_free(d_B);
+    lab_device_free(d_C);
     free(A);
     free(B);
     free(C_cpu);
@@ -91,10 +89,8 @@ int lab04_big_matmul(int n, cublasHandle_t h)
     printf("  %-58s %9.3f s   %10.1f GFLOP/s  (CPU wall clock)\n",
            "cblas_sgemm (OpenBLAS, CPU), 1 product", t_cpu, flops / t_cpu / 1e9);
 
-    LAB_CHECK(cudaMalloc((void **)&d_A, bytes));
-    LAB_CHECK(cudaMalloc((void **)&d_C, bytes));
-    LAB_CHECK(cudaMemcpy(d_A, A, bytes, cudaMemcpyHostToDevice));
-    LAB_CHECK(cudaMemset(d_C, 0xff, bytes));  /* NaN until your matmul writes it */
+    d_A = lab_to_device(A, bytes);
+    d_C = lab_device_output(bytes);           /* NaN until your matmul writes it */
     matmul_cublas(h, d_C, d_A, d_A, n, n, n); /* warm-up, and the result we check */
     LAB_CHECK(cudaDeviceSynchronize());
 
@@ -127,7 +123,7 @@ int lab04_big_matmul(int n, cublasHandle_t h)
         "were queued.\n",
         t_cpu * 1e3, ms / reps, lab_cuda_timer_clock_name());
 
-    LAB_CHECK(cudaMemcpy(C_gpu, d_C, bytes, cudaMemcpyDeviceToHost));
+    lab_from_device(C_gpu, d_C, bytes);
     /* Entries of A are >= 0, so |A||A| = A A and the float32 bound of each
      * entry is relative: |C - exact| <= gamma_n C. Two float32 results: 2 gamma_n. */
     double rtol = 2.0 * lab04_float32_gamma(n);
@@ -139,8 +135,8 @@ int lab04_big_matmul(int n, cublasHandle_t h)
         printf("  hint: %s\n", cause);
     }
     ok &= rectangular_check(h);
-    LAB_CHECK(cudaFree(d_A));
-    LAB_CHECK(cudaFree(d_C));
+    lab_device_free(d_A);
+    lab_device_free(d_C);
     free(A);
     free(C_cpu);
     free(C_gpu);
