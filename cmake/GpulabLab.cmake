@@ -7,6 +7,9 @@
 #                [DEMO_TEST]                   register the demo run of each program as a test
 #                [STUDENT_DEMO_FAILS]          ... and expect the untouched starter's demo to fail
 #                                              (in the instructor's kit only: see below)
+#                [SIM_DEMO_PASS <regex>...]    what the sim solution's demo must print: the
+#                                              pieces in this order (joined by ".*")
+#                [SIM_DEMO_ENV <VAR=value>...] the environment of the sim solution's demo test
 #                [LABS_ROOT <dir>]             default ${PROJECT_SOURCE_DIR}/labs
 #                [SOLUTIONS_ROOT <dir>])       default ${PROJECT_SOURCE_DIR}/solutions
 #
@@ -34,7 +37,12 @@
 # solutions/<folder> (a student's handout) only the student variant is built.
 #
 # Demo tests are labelled <name>, <backend>, <variant> and "demo", and skip
-# (exit 77) where the backend has no usable device. The starter's demo test
+# (exit 77) where the backend has no usable device. A lab's own tests live in
+# labs/<folder>/tests/CMakeLists.txt (its CMakeLists.txt ends with
+# add_subdirectory(tests)); what they need of the demo test is said here
+# (SIM_DEMO_PASS, SIM_DEMO_ENV), never patched there. Its test programs
+# (gpulab_add_lab_test_program ... STUDENT) take the harness, include folder
+# and libraries declared here. The starter's demo test
 # (STUDENT_DEMO_FAILS) expects the untouched starter to fail, so it is
 # registered only where the lab has its solution (the instructor's kit) and
 # no submission is built: in a student's kit labs/ is the student's work,
@@ -60,7 +68,8 @@ file(CONFIGURE OUTPUT "${GPULAB_LAB_SIM_MODEL_SOURCE}"
 
 function(gpulab_add_lab name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "DEMO_TEST;STUDENT_DEMO_FAILS"
-                        "DIR;LABS_ROOT;SOLUTIONS_ROOT" "HARNESS;STUDENT;LIBRARIES;LABELS")
+                        "DIR;LABS_ROOT;SOLUTIONS_ROOT"
+                        "HARNESS;STUDENT;LIBRARIES;LABELS;SIM_DEMO_PASS;SIM_DEMO_ENV")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "gpulab_add_lab(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -75,6 +84,14 @@ function(gpulab_add_lab name)
   endif()
   set(lab_dir "${arg_LABS_ROOT}/${arg_DIR}")
   set(sol_dir "${arg_SOLUTIONS_ROOT}/${arg_DIR}")
+  # For the lab's test programs (gpulab_add_lab_test_program ... STUDENT).
+  set(harness_paths "")
+  foreach(f IN LISTS arg_HARNESS)
+    list(APPEND harness_paths "${lab_dir}/${f}")
+  endforeach()
+  set_property(GLOBAL PROPERTY GPULAB_LAB_${name}_HARNESS "${harness_paths}")
+  set_property(GLOBAL PROPERTY GPULAB_LAB_${name}_DIR "${lab_dir}")
+  set_property(GLOBAL PROPERTY GPULAB_LAB_${name}_LIBRARIES "${arg_LIBRARIES}")
   set(submitted_dir "${lab_dir}")
   if(GPULAB_SUBMISSION_DIR)
     set(submitted_dir "${GPULAB_SUBMISSION_DIR}/${arg_DIR}")
@@ -201,6 +218,14 @@ function(gpulab_add_lab name)
         if(variant STREQUAL "student")
           # The untouched starter must fail its demo: proof the check can fail.
           set_tests_properties(${target}-demo PROPERTIES WILL_FAIL TRUE)
+        elseif(backend STREQUAL "sim")
+          if(arg_SIM_DEMO_PASS)
+            list(JOIN arg_SIM_DEMO_PASS ".*" pass)
+            set_tests_properties(${target}-demo PROPERTIES PASS_REGULAR_EXPRESSION "${pass}")
+          endif()
+          if(arg_SIM_DEMO_ENV)
+            set_tests_properties(${target}-demo PROPERTIES ENVIRONMENT "${arg_SIM_DEMO_ENV}")
+          endif()
         endif()
       endif()
     endforeach()
@@ -295,19 +320,44 @@ endfunction()
 #                             LAB <name>                   e.g. lab03
 #                             VARIANT <student|solution>   the name the grader looks for
 #                             BIN_DIR <dir>                a folder of its own
-#                             SOURCES <file>...
+#                             [STUDENT <file>...]          the student files it is built from
+#                             [SOURCES <file>...]
 #                             [INCLUDES <dir>...] [LIBRARIES <lib>...])
 #
 # A test's own sim program: a lab built from other sources than labs/ or
 # solutions/ (the solution with one deliberate slip, say), named
 # <lab>-sim-<variant> in BIN_DIR as the grader and the demo tests expect,
-# with its check-mode twin, built with the lab's target.
+# with its check-mode twin, built with the lab's target. With STUDENT, the
+# program is the lab as gpulab_add_lab declared it (its HARNESS files, its
+# folder on the include path after the STUDENT files' folders, its
+# LIBRARIES) with these student files; SOURCES, INCLUDES and LIBRARIES add
+# to that, or say it all without STUDENT.
 function(gpulab_add_lab_test_program target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "LAB;VARIANT;BIN_DIR" "SOURCES;INCLUDES;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "LAB;VARIANT;BIN_DIR"
+                        "STUDENT;SOURCES;INCLUDES;LIBRARIES")
+  set(sources ${arg_SOURCES})
+  set(includes ${arg_INCLUDES})
+  set(libraries ${arg_LIBRARIES})
+  if(arg_STUDENT)
+    get_property(harness GLOBAL PROPERTY GPULAB_LAB_${arg_LAB}_HARNESS)
+    get_property(lab_dir GLOBAL PROPERTY GPULAB_LAB_${arg_LAB}_DIR)
+    get_property(lab_libraries GLOBAL PROPERTY GPULAB_LAB_${arg_LAB}_LIBRARIES)
+    if(NOT lab_dir)
+      message(FATAL_ERROR "gpulab_add_lab_test_program(${target}): no gpulab_add_lab(${arg_LAB}) before it")
+    endif()
+    foreach(f IN LISTS arg_STUDENT)
+      get_filename_component(dir "${f}" DIRECTORY)
+      list(APPEND includes "${dir}")
+    endforeach()
+    list(APPEND includes "${lab_dir}")
+    list(REMOVE_DUPLICATES includes)
+    list(APPEND sources ${harness} ${arg_STUDENT})
+    list(APPEND libraries ${lab_libraries})
+  endif()
   add_executable(${target})
-  gpulab_backend_sim_sources(${target} ${arg_SOURCES} "${GPULAB_LAB_SIM_MODEL_SOURCE}")
-  target_include_directories(${target} PRIVATE ${arg_INCLUDES})
-  target_link_libraries(${target} PRIVATE gpulab_common_sim ${arg_LIBRARIES})
+  gpulab_backend_sim_sources(${target} ${sources} "${GPULAB_LAB_SIM_MODEL_SOURCE}")
+  target_include_directories(${target} PRIVATE ${includes})
+  target_link_libraries(${target} PRIVATE gpulab_common_sim ${libraries})
   target_compile_definitions(${target} PRIVATE
     GPULAB_LAB_NAME="${arg_LAB}" GPULAB_VARIANT="${arg_VARIANT}")
   gpulab_target_warnings(${target})
@@ -332,4 +382,26 @@ function(gpulab_write_slip in out find replace)
   string(REPLACE "${find}" "${replace}" text "${text}")
   file(WRITE "${out}.new" "${text}")
   configure_file("${out}.new" "${out}" COPYONLY)
+endfunction()
+
+# gpulab_add_lab_unit_test(<lab> <name> SOURCES <file>... [LIBRARIES <lib>...])
+#
+# A unit test of a lab's own code (its diagnoses, say): the program
+# build/tests/test-<lab>-<name> from SOURCES, with the lab's folder (as
+# gpulab_add_lab declared it) and common/tests (lab_test.h) on its include
+# path, registered as the test <lab>-<name>, labelled <lab> and unit.
+function(gpulab_add_lab_unit_test lab name)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "SOURCES;LIBRARIES")
+  get_property(lab_dir GLOBAL PROPERTY GPULAB_LAB_${lab}_DIR)
+  if(NOT lab_dir)
+    message(FATAL_ERROR "gpulab_add_lab_unit_test(${lab} ${name}): no gpulab_add_lab(${lab}) before it")
+  endif()
+  set(target test-${lab}-${name})
+  add_executable(${target} ${arg_SOURCES})
+  target_include_directories(${target} PRIVATE "${lab_dir}" "${PROJECT_SOURCE_DIR}/common/tests")
+  target_link_libraries(${target} PRIVATE m ${arg_LIBRARIES})
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+  gpulab_target_warnings(${target})
+  add_test(NAME ${lab}-${name} COMMAND ${target})
+  set_tests_properties(${lab}-${name} PROPERTIES LABELS "${lab};unit" TIMEOUT 60)
 endfunction()

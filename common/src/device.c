@@ -15,37 +15,41 @@ static void format_version(char *buf, size_t len, int v)
     snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-/* Explains a failed or empty cudaGetDeviceCount in words a student can act on. */
-static void explain_no_gpu(lab_gpu_availability *out, cudaError_t err)
+void lab_gpu_explain(lab_gpu_availability *out)
 {
     char rt[16], drv[16];
     const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    cudaError_t err = (cudaError_t)out->cuda_error;
     format_version(rt, sizeof(rt), out->runtime_version);
     format_version(drv, sizeof(drv), out->driver_version);
 
-    if (out->driver_version == 0) {
-        out->status = LAB_GPU_NO_DRIVER;
+    switch (out->status) {
+    case LAB_GPU_OK:
+        out->reason[0] = '\0';
+        break;
+    case LAB_GPU_NO_DRIVER:
         snprintf(out->reason, sizeof(out->reason),
                  "no NVIDIA driver is installed or loaded (cudaGetDeviceCount: %s); "
                  "install the driver on a machine with an NVIDIA GPU, or use the sim backend",
                  cudaGetErrorName(err));
-    } else if (err == cudaErrorInsufficientDriver) {
-        out->status = LAB_GPU_DRIVER_TOO_OLD;
+        break;
+    case LAB_GPU_DRIVER_TOO_OLD:
         snprintf(out->reason, sizeof(out->reason),
                  "the NVIDIA driver supports CUDA %s but this program uses CUDA runtime %s; "
                  "update the driver, or build with a CUDA toolkit no newer than %s",
                  drv, rt, drv);
-    } else if (err == cudaErrorNoDevice || err == cudaSuccess) {
-        out->status = LAB_GPU_NO_DEVICE;
+        break;
+    case LAB_GPU_NO_DEVICE:
         snprintf(out->reason, sizeof(out->reason),
                  "the NVIDIA driver (CUDA %s) is loaded but sees no CUDA-capable device%s%s%s; "
                  "check nvidia-smi",
                  drv, visible ? " (CUDA_VISIBLE_DEVICES is set to \"" : "", visible ? visible : "",
                  visible ? "\")" : "");
-    } else {
-        out->status = LAB_GPU_ERROR;
+        break;
+    default:
         snprintf(out->reason, sizeof(out->reason), "cudaGetDeviceCount failed: %s (%d): %s",
                  cudaGetErrorName(err), (int)err, cudaGetErrorString(err));
+        break;
     }
 }
 
@@ -63,7 +67,15 @@ int lab_gpu_check(lab_gpu_availability *out)
         return n;
     }
     cudaGetLastError(); /* a failed count must not linger as the last error */
-    explain_no_gpu(out, err);
+    if (out->driver_version == 0)
+        out->status = LAB_GPU_NO_DRIVER;
+    else if (err == cudaErrorInsufficientDriver)
+        out->status = LAB_GPU_DRIVER_TOO_OLD;
+    else if (err == cudaErrorNoDevice || err == cudaSuccess)
+        out->status = LAB_GPU_NO_DEVICE;
+    else
+        out->status = LAB_GPU_ERROR;
+    lab_gpu_explain(out);
     return 0;
 }
 

@@ -108,7 +108,7 @@ static const char *field_hint(const char *key)
         { "_mem_total_bytes", "TODO 2: cudaMemGetInfo after cudaSetDevice(i)" },
         { "_mem_free_bytes", "TODO 2: cudaMemGetInfo after cudaSetDevice(i)" },
         { "_mem_used_bytes", "TODO 2: cudaMemGetInfo after cudaSetDevice(i)" },
-        { "_error", "TODO 2: dev_query must succeed for every counted device" },
+        { "_error", "TODO 2: device_query must succeed for every counted device" },
         { "device_count", "TODO 1: cudaGetDeviceCount" },
         { "gpu_usable", "TODO 1: cudaGetDeviceCount" },
         { "status", "TODO 1: classify the error of cudaGetDeviceCount" },
@@ -271,8 +271,8 @@ static int judge(const grade_case *c, const grade_json_object *result, const cha
         free(reason);
         if (n < 15) {
             snprintf(why, len,
-                     "no GPU%s, but the reason is %s: dev_gpu_check must say why in "
-                     "out->reason (TODO 1)",
+                     "no GPU%s, but the reason is %s: gpu_check must say why in "
+                     "out->reason (TODO 1: lab_gpu_explain)",
                      x->setting, n ? "too short to tell" : "empty");
             return 0;
         }
@@ -321,7 +321,7 @@ static int prepare_ref(grade_case *c, const grade_env *env, const char *sim_devi
     return run_reference(&x->ref, env, envp, why, len);
 }
 
-/* probe.npy, the input every run reads: device numbers for dev_try_gpu. */
+/* probe.npy, the input every run reads: device numbers for try_gpu. */
 static int write_probe(grade_case *c, const grade_env *env, int judge_it, char *why, size_t len)
 {
     lab01_ctx *x = c->ctx;

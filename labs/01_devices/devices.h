@@ -6,88 +6,54 @@
  * cudaDriverGetVersion, cudaGetDeviceProperties, cudaDeviceGetAttribute,
  * cudaSetDevice, cudaMemGetInfo, ...):
  *
- *   dev_gpu_check      is a GPU usable? how many? if none, why not?
- *   dev_query          the properties of device i and its memory free now
- *   dev_try_gpu        GPU i if it exists, else the CPU      (d2l's try_gpu)
- *   dev_try_all_gpus   every GPU, or the CPU alone           (d2l's try_all_gpus)
+ *   gpu_check      is a GPU usable? how many? if none, why not?
+ *   device_query   the properties of device i and its memory free now
+ *   try_gpu        GPU i if it exists, else the CPU      (d2l's try_gpu)
+ *   try_all_gpus   every GPU, or the CPU alone           (d2l's try_all_gpus)
  *
- * The kit has its own versions in lab/device.h (lab_gpu_check, ...): the demo
- * compares yours with them, and so does the grader. Do not call them here.
+ * They fill the kit's own types from lab/device.h (lab_gpu_availability,
+ * lab_device_info, lab_device). The kit also has its own versions of the
+ * four functions (lab_gpu_check, lab_device_info_query, lab_try_gpu,
+ * lab_try_all_gpus): the demo compares yours with them, and so does the
+ * grader. Do not call them here. The one kit function you call is
+ * lab_gpu_explain, which words the reason for the status you decided.
  */
 #ifndef LAB01_DEVICES_H
 #define LAB01_DEVICES_H
 
-#include <stddef.h>
-
-#include "lab/device.h" /* lab_device: {LAB_DEVICE_CPU, 0} or {LAB_DEVICE_CUDA, i} */
+#include "lab/device.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Why GPUs are, or are not, usable. */
-typedef enum dev_status_code {
-    DEV_OK = 0,             /* at least one device */
-    DEV_NO_DRIVER = 1,      /* no NVIDIA driver installed or loaded */
-    DEV_DRIVER_TOO_OLD = 2, /* the driver is older than the CUDA runtime needs */
-    DEV_NO_DEVICE = 3,      /* a driver, but no device it can use */
-    DEV_ERROR = 4           /* anything else */
-} dev_status_code;
-
-#define DEV_REASON_MAX 512
-
-/* The answer of dev_gpu_check. */
-typedef struct dev_status {
-    dev_status_code code;
-    int count;                   /* usable devices; 0 unless code is DEV_OK */
-    int runtime_version;         /* cudaRuntimeGetVersion: 1000 * major + 10 * minor */
-    int driver_version;          /* cudaDriverGetVersion; 0 when there is no driver */
-    char reason[DEV_REASON_MAX]; /* one sentence a student can act on; "" when DEV_OK */
-} dev_status;
-
-#define DEV_NAME_MAX 256
-
-/* One device, as dev_query reads it. Sizes in bytes, clocks in kHz. */
-typedef struct dev_info {
-    int index;                   /* device number */
-    char name[DEV_NAME_MAX];     /* cudaDeviceProp.name */
-    int cc_major, cc_minor;      /* compute capability */
-    int sm_count;                /* streaming multiprocessors */
-    int max_threads_per_block;   /* largest block */
-    int warp_size;               /* threads per warp */
-    size_t global_mem_bytes;     /* total global memory (cudaDeviceProp.totalGlobalMem) */
-    size_t shared_mem_per_block; /* shared memory a block may use */
-    int l2_cache_bytes;          /* L2 cache size */
-    int memory_clock_khz;        /* peak memory clock (attribute cudaDevAttrMemoryClockRate) */
-    int memory_bus_width_bits;   /* memory bus width */
-    size_t mem_free_bytes;       /* cudaMemGetInfo: free now */
-    size_t mem_total_bytes;      /* cudaMemGetInfo: total */
-} dev_info;
-
 /*
- * Is a GPU usable, and if not, why? Fills *out in every case (code, count,
- * both versions, and a reason when there is no GPU).
+ * Is a GPU usable, and if not, why? Fills *out in every case: status, count
+ * (0 unless status is LAB_GPU_OK), runtime_version, driver_version,
+ * cuda_error (what cudaGetDeviceCount returned) and, when there is no GPU,
+ * reason (lab_gpu_explain(out) words it from the rest).
  * Returns the number of usable devices (out->count).
  */
-int dev_gpu_check(dev_status *out);
+int gpu_check(lab_gpu_availability *out);
 
 /*
- * Reads the properties of device `device` and its free and total memory.
+ * Reads the properties of device `device` and its free and total memory into
+ * these fields of *out: index, name, cc_major, cc_minor, sm_count,
+ * max_threads_per_block, warp_size, global_mem_bytes, shared_mem_per_block,
+ * l2_cache_bytes, memory_clock_khz, memory_bus_width_bits, mem_free_bytes,
+ * mem_total_bytes. The lab asks for no other field: leave them 0.
  * Returns 0, or the cudaError_t of the call that failed (then *out is zeroed).
  */
-int dev_query(dev_info *out, int device);
+int device_query(lab_device_info *out, int device);
 
 /* GPU i if it exists, else the CPU. Negative i gives the CPU. */
-lab_device dev_try_gpu(int i);
+lab_device try_gpu(int i);
 
 /*
  * All GPUs in device order, or the CPU alone when there is none. Writes at
  * most cap entries; returns how many it wrote (at least 1 when cap >= 1).
  */
-int dev_try_all_gpus(lab_device *out, int cap);
-
-/* The status code as result.json names it: "ok", "no_driver", ... */
-const char *dev_status_name(dev_status_code code);
+int try_all_gpus(lab_device *out, int cap);
 
 #ifdef __cplusplus
 }

@@ -5,18 +5,18 @@
 
 #include <stdio.h>
 
-const char *dev_status_name(dev_status_code code)
+const char *lab01_status_name(lab_gpu_status status)
 {
-    switch (code) {
-    case DEV_OK:
+    switch (status) {
+    case LAB_GPU_OK:
         return "ok";
-    case DEV_NO_DRIVER:
+    case LAB_GPU_NO_DRIVER:
         return "no_driver";
-    case DEV_DRIVER_TOO_OLD:
+    case LAB_GPU_DRIVER_TOO_OLD:
         return "driver_too_old";
-    case DEV_NO_DEVICE:
+    case LAB_GPU_NO_DEVICE:
         return "no_device";
-    case DEV_ERROR:
+    case LAB_GPU_ERROR:
         return "error";
     }
     return "unknown";
@@ -29,19 +29,19 @@ static void set_dev_int(lab_result *r, int i, const char *field, long long v)
     lab_result_set_int(r, key, v);
 }
 
-void lab01_facts(lab_result *r, const dev_status *st, const dev_info *infos, const int *query_rc,
-                 int n)
+void lab01_facts(lab_result *r, const lab_gpu_availability *st, const lab_device_info *infos,
+                 const int *query_rc, int n)
 {
     char key[64];
     lab_result_set_string(r, "backend", lab_backend_name());
-    lab_result_set_bool(r, "gpu_usable", st->code == DEV_OK && st->count > 0);
-    lab_result_set_string(r, "status", dev_status_name(st->code));
+    lab_result_set_bool(r, "gpu_usable", st->status == LAB_GPU_OK && st->count > 0);
+    lab_result_set_string(r, "status", lab01_status_name(st->status));
     lab_result_set_string(r, "reason", st->reason);
     lab_result_set_int(r, "device_count", st->count);
     lab_result_set_int(r, "runtime_version", st->runtime_version);
     lab_result_set_int(r, "driver_version", st->driver_version);
     for (int i = 0; i < n && i < LAB01_MAX_DEVICES; i++) {
-        const dev_info *d = &infos[i];
+        const lab_device_info *d = &infos[i];
         if (query_rc[i] != 0) {
             snprintf(key, sizeof(key), "device%d_error", i);
             lab_result_set_string(r, key, cudaGetErrorName((cudaError_t)query_rc[i]));

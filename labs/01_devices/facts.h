@@ -7,8 +7,7 @@
 #ifndef LAB01_FACTS_H
 #define LAB01_FACTS_H
 
-#include "devices.h"
-
+#include "lab/device.h"
 #include "lab/protocol.h"
 
 #ifdef __cplusplus
@@ -18,13 +17,16 @@ extern "C" {
 /* The most devices a report holds (the simulator has at most 16). */
 #define LAB01_MAX_DEVICES 16
 
+/* The status as result.json names it: "ok", "no_driver", ... */
+const char *lab01_status_name(lab_gpu_status status);
+
 /*
  * Sets backend, gpu_usable, status, reason, device_count, runtime_version,
- * driver_version, and for each device i < n: device<i>_<field> (or
- * device<i>_error when query_rc[i] is not 0).
+ * driver_version, and for each device i < n: device<i>_<field> for the
+ * fields devices.h lists (or device<i>_error when query_rc[i] is not 0).
  */
-void lab01_facts(lab_result *r, const dev_status *st, const dev_info *infos, const int *query_rc,
-                 int n);
+void lab01_facts(lab_result *r, const lab_gpu_availability *st, const lab_device_info *infos,
+                 const int *query_rc, int n);
 
 #ifdef __cplusplus
 }

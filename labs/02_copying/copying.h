@@ -23,7 +23,9 @@
 extern "C" {
 #endif
 
-/* ---- copies.cu ----------------------------------------------------------- */
+/* ---------------------------------------------------------------------------
+ * Copies.cu
+ */
 
 /* h_out = h_in by way of the current device: cudaMalloc, copy in, copy out, cudaFree. */
 cudaError_t roundtrip_raw(float *h_out, const float *h_in, size_t n);
@@ -42,16 +44,18 @@ int add_across_devices(float *h_sum, const float *h_a, const float *h_b, size_t 
                        const char *dev_a, const char *dev_b, char *refused, size_t refused_len,
                        lab_error *err);
 
-/* ---- errors.cu ----------------------------------------------------------- */
+/* ---------------------------------------------------------------------------
+ * Errors.cu
+ */
 
 /* The sticky error of a kernel given a host pointer, and the recovery. */
-typedef struct sticky_report {
+typedef struct lab02_sticky_report {
     cudaError_t at_sync;     /* what cudaDeviceSynchronize after the launch returned */
     cudaError_t later_call;  /* what an unrelated call (cudaMalloc) returned after that */
     cudaError_t after_reset; /* what the same call returned after cudaDeviceReset */
-} sticky_report;
+} lab02_sticky_report;
 
-void provoke_kernel_host_pointer(sticky_report *r);
+void provoke_kernel_host_pointer(lab02_sticky_report *r);
 cudaError_t provoke_wrong_direction(void);
 cudaError_t provoke_copy_too_large(void);
 cudaError_t provoke_use_after_free(void);
@@ -61,7 +65,9 @@ cudaError_t provoke_missing_device(int device_count);
  * harness calls it in a child process, since on a GPU it crashes. */
 float host_reads_device(const float *d_x);
 
-/* ---- costs.cu ------------------------------------------------------------ */
+/* ---------------------------------------------------------------------------
+ * Costs.cu
+ */
 
 /* A host buffer of `bytes`: pageable (malloc) or pinned (cudaMallocHost). NULL on failure. */
 void *host_alloc(size_t bytes, int pinned);

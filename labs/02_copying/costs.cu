@@ -6,6 +6,17 @@
  *   norms_every_step         1000 products, each norm copied to the host at once (given)
  *   norms_on_device          the same, the norms logged on the device, copied once
  *
+ * The plain CPU code these port, where a copy costs only its bytes and the
+ * log is already where the work is:
+ *
+ *   memcpy(dst, src, bytes);                           one copy
+ *   for (off = 0; off < bytes; off += piece)           the same bytes in pieces
+ *       memcpy(dst + off, src + off, min(piece, bytes - off));
+ *   for (s = 0; s < steps; s++) {                      the log: X = A X, then its
+ *       matmul(Y, A, X); swap(X, Y);                   Frobenius norm, one per step
+ *       log[s] = norm(X);
+ *   }
+ *
  * The harness times these with the CPU wall clock: every call here is
  * synchronous (it returns when the copy is done), so the clock measures the
  * copies. On the sim backend the copies are CPU memcpy, and the figures are
@@ -15,8 +26,9 @@
 
 #include <stdlib.h>
 
-// ----------------------------------------------------------------------------
-// host memory
+/* ---------------------------------------------------------------------------
+ * Host memory
+ */
 
 void *host_alloc(size_t bytes, int pinned)
 {
@@ -33,8 +45,9 @@ void host_free(void *p, int pinned)
     free(p);
 }
 
-// ----------------------------------------------------------------------------
-// copies, whole or in pieces
+/* ---------------------------------------------------------------------------
+ * Copies, whole or in pieces
+ */
 
 cudaError_t copy_in_pieces(void *dst, const void *src, size_t bytes, size_t piece,
                            cudaMemcpyKind kind)
@@ -47,8 +60,9 @@ cudaError_t copy_in_pieces(void *dst, const void *src, size_t bytes, size_t piec
     return cudaMemcpy(dst, src, piece, kind);
 }
 
-// ----------------------------------------------------------------------------
-// the logging exercise: 1000 products of n x n matrices
+/* ---------------------------------------------------------------------------
+ * The logging exercise: 1000 products of n x n matrices
+ */
 
 // Y = A X (column-major, as cuBLAS sees it; the Frobenius norm does not care).
 static cublasStatus_t product(cublasHandle_t handle, const float *d_A, const float *d_X, float *d_Y,

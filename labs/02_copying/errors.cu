@@ -12,6 +12,15 @@
  *   provoke_copy_too_large       a copy longer than the allocation
  *   provoke_use_after_free       a copy from memory already freed
  *   provoke_missing_device       cudaSetDevice on a device that does not exist
+ *
+ * The plain CPU code of the same mistakes, where nothing checks them:
+ *
+ *   float *p = malloc(bytes);            host memory: the CPU reads p[0] at will
+ *   memcpy(dst, src, 2 * bytes);         past the end: undefined, no error returned
+ *   free(p); memcpy(dst, p, bytes);      after free: undefined, no error returned
+ *
+ * CUDA checks each copy and names what is wrong; a kernel's bad access shows
+ * later, as an error that sticks (the sticky error below).
  */
 #include "copying.h"
 
@@ -20,8 +29,9 @@
 
 #define N 4096 // floats in each buffer of this file
 
-// ----------------------------------------------------------------------------
-// kernels
+/* ---------------------------------------------------------------------------
+ * Kernels
+ */
 
 // Writes p[i] = i. Correct code; the mistake is in what it is given.
 __global__ void write_ids_kernel(float *p, int n)
@@ -31,8 +41,9 @@ __global__ void write_ids_kernel(float *p, int n)
         p[i] = (float)i;
 }
 
-// ----------------------------------------------------------------------------
-// the CPU and device memory
+/* ---------------------------------------------------------------------------
+ * The CPU and device memory
+ */
 
 float host_reads_device(const float *d_x)
 {
@@ -43,10 +54,11 @@ float host_reads_device(const float *d_x)
     return 0.0f;
 }
 
-// ----------------------------------------------------------------------------
-// a kernel given host memory: the sticky error
+/* ---------------------------------------------------------------------------
+ * A kernel given host memory: the sticky error
+ */
 
-void provoke_kernel_host_pointer(sticky_report *r)
+void provoke_kernel_host_pointer(lab02_sticky_report *r)
 {
     float *h_p = (float *)calloc(N, sizeof(float));
     r->at_sync = r->later_call = r->after_reset = cudaSuccess;
@@ -63,8 +75,9 @@ void provoke_kernel_host_pointer(sticky_report *r)
     free(h_p);
 }
 
-// ----------------------------------------------------------------------------
-// copies that cannot be done
+/* ---------------------------------------------------------------------------
+ * Copies that cannot be done
+ */
 
 cudaError_t provoke_wrong_direction(void)
 {

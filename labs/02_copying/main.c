@@ -17,692 +17,72 @@
  *          GPULAB_SIM_DEVICES=2 build/bin/lab02-sim-student   (two simulated devices)
  * Graded:  build/bin/lab02-sim-student --in DIR --out DIR  (runs each part whose
  *          inputs are in DIR; see the handout for the files)
+ *
+ * The parts are in part_moves.c (1, 2), part_costs.c (3, 4) and
+ * part_errors.c (5); run.c and harness.h hold what they share.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* access */
 #include "copying.h"
+#include "harness.h"
 
-#include "lab/compare.h"
-#include "lab/cuda_timer.h"
+#include "lab/alloc.h"
 #include "lab/device.h"
-#include "lab/plot.h"
 #include "lab/protocol.h"
 #include "lab/rng.h"
-#include "lab/tensor.h"
-#include "lab/timer.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#define LOG_N 100      /* the logging exercise: n x n matrices */
-#define LOG_STEPS 1000 /* ... and this many products */
-#define LOG_GROWTH 1.005f
-#define PIECE 4096 /* bytes per piece in "one copy vs pieces" */
-
-/* What the program was asked and where things go. */
-typedef struct run {
-    const lab_args *args; /* graded mode, or NULL in the demo */
-    lab_result *facts;    /* result.json in graded mode; NULL in the demo */
-    int sim;              /* running on the simulator */
-    int failed;           /* a demo check failed */
-    const char *gpu;      /* the GPU the performance model models, or NULL (times measured) */
-} run;
-
-static void fact_string(run *r, const char *key, const char *v)
-{
-    if (r->facts)
-        lab_result_set_string(r->facts, key, v);
-}
-static void fact_int(run *r, const char *key, long long v)
-{
-    if (r->facts)
-        lab_result_set_int(r->facts, key, v);
-}
-static void fact_number(run *r, const char *key, double v)
-{
-    if (r->facts)
-        lab_result_set_number(r->facts, key, v);
-}
-static void fact_bool(run *r, const char *key, int v)
-{
-    if (r->facts)
-        lab_result_set_bool(r->facts, key, v);
-}
-
-/* A demo check: prints "ok" or "FAIL" and what to look at. */
-static int expect(run *r, int ok, const char *what, const char *hint)
-{
-    if (!ok) {
-        r->failed = 1;
-        printf("  FAIL  %s%s%s\n", what, hint ? " — " : "", hint ? hint : "");
-    }
-    return ok;
-}
-
-/* What produced the times of parts 3 and 4. With the simulator's performance
- * model on, CUDA events read the modeled GPU's clock (docs/model.md). */
-static const char *clock_label(const run *r)
-{
-    static char modeled[160];
-    if (r->gpu) {
-        snprintf(modeled, sizeof(modeled),
-                 "modeled %.80s by the simulator's performance model: not measured", r->gpu);
-        return modeled;
-    }
-    return r->sim ? "CPU wall clock; simulator figures: CPU work, not a GPU's"
-                  : "CPU wall clock around synchronous calls";
-}
-
-/* The clock of parts 3 and 4: CUDA events on the modeled clock when the model
- * is on, else the CPU wall clock around the synchronous calls. */
-typedef struct stopwatch {
-    const run *r;
-    lab_cuda_timer events;
-    double t0;
-} stopwatch;
-
-static void stopwatch_start(stopwatch *w, const run *r)
-{
-    w->r = r;
-    w->t0 = lab_wall_seconds();
-    if (r->gpu && (lab_cuda_timer_create(&w->events) != cudaSuccess ||
-                   lab_cuda_timer_start(&w->events, 0) != cudaSuccess))
-        w->r = NULL; /* no events: the model's figure is unknown */
-}
-
-/* Seconds since stopwatch_start on the run's clock (NAN if events failed);
- * *wall gets the CPU wall clock's seconds. */
-static double stopwatch_stop(stopwatch *w, double *wall)
-{
-    float ms = 0.0f;
-    double t;
-    if (!w->r)
-        return NAN;
-    if (!w->r->gpu) {
-        t = lab_wall_seconds() - w->t0;
-        *wall = t;
-        return t;
-    }
-    cudaError_t e = lab_cuda_timer_stop(&w->events, 0);
-    if (e == cudaSuccess)
-        e = lab_cuda_timer_elapsed_ms(&w->events, &ms);
-    *wall = lab_wall_seconds() - w->t0;
-    lab_cuda_timer_destroy(&w->events);
-    return e == cudaSuccess ? ms / 1e3 : NAN;
-}
-
-static void fill_nan(float *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        x[i] = NAN;
-}
-
-static size_t count_differing(const float *a, const float *b, size_t n)
-{
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++)
-        d += memcmp(&a[i], &b[i], sizeof(float)) != 0;
-    return d;
-}
-
-/* ==========================================================================
- * 1. round trips
- * ========================================================================== */
-
-static void part_roundtrip(run *r, const float *h_x, size_t n, float *h_raw, float *h_tensor)
-{
-    lab_error err = { 0 };
-    fill_nan(h_raw, n);
-    fill_nan(h_tensor, n);
-    printf("\n== 1. round trips: %zu floats (%zu bytes), host -> cuda:0 -> host\n", n,
-           n * sizeof(float));
-    cudaError_t e = roundtrip_raw(h_raw, h_x, n);
-    int rc = roundtrip_tensor(h_tensor, h_x, n, "cuda:0", &err);
-    size_t d_raw = count_differing(h_raw, h_x, n), d_tensor = count_differing(h_tensor, h_x, n);
-    printf("  cudaMalloc + cudaMemcpy : %s, %zu of %zu floats differ from the input bit for bit\n",
-           cudaGetErrorName(e), d_raw, n);
-    printf("  lab_tensor_to           : %s, %zu of %zu floats differ\n",
-           rc == LAB_OK ? "LAB_OK" : err.msg, d_tensor, n);
-    fact_string(r, "roundtrip_raw_error", cudaGetErrorName(e));
-    fact_string(r, "roundtrip_tensor_status", lab_status_name(rc));
-    expect(r, e == cudaSuccess && d_raw == 0, "raw round trip",
-           "roundtrip_raw in copies.cu must return every float unchanged");
-    expect(r, rc == LAB_OK && d_tensor == 0, "tensor round trip",
-           "roundtrip_tensor in copies.cu must return every float unchanged");
-}
-
-/* ==========================================================================
- * 2. between devices
- * ========================================================================== */
-
-static void part_devices(run *r, const float *h_a, const float *h_b, size_t n, float *h_peer,
-                         float *h_sum)
-{
-    int ndev = lab_num_gpus();
-    const char *dev_b = ndev >= 2 ? "cuda:1" : "cpu";
-    char refused[LAB_ERROR_MSG_MAX] = "", want[LAB_ERROR_MSG_MAX];
-    lab_error err = { 0 };
-    printf("\n== 2. between devices (%d device%s)\n", ndev, ndev == 1 ? "" : "s");
-    fact_int(r, "devices", ndev);
-
-    fill_nan(h_peer, n);
-    if (ndev >= 2) {
-        cudaError_t e = peer_copy(h_peer, h_a, n, 0, 1);
-        cudaSetDevice(0);
-        size_t d = count_differing(h_peer, h_a, n);
-        printf("  cudaMemcpyPeer cuda:0 -> cuda:1: %s, %zu of %zu floats differ\n",
-               cudaGetErrorName(e), d, n);
-        fact_string(r, "peer_copy_error", cudaGetErrorName(e));
-        expect(r, e == cudaSuccess && d == 0, "peer copy",
-               "peer_copy in copies.cu must bring every float back unchanged");
-    } else {
-        printf("  peer copy: skipped, one device (on the simulator: GPULAB_SIM_DEVICES=2)\n");
-    }
-
-    fill_nan(h_sum, n);
-    int rc =
-        add_across_devices(h_sum, h_a, h_b, n, "cuda:0", dev_b, refused, sizeof(refused), &err);
-    snprintf(want, sizeof(want),
-             "expected all tensors to be on the same device, but found at least two devices, "
-             "cuda:0 and %s",
-             dev_b);
-    size_t bad = 0;
-    for (size_t i = 0; i < n; i++)
-        bad += !(h_sum[i] == h_a[i] + h_b[i]);
-    printf("  a on cuda:0 + b on %s, refused with:\n    \"%s\"\n", dev_b,
-           refused[0] ? refused : "(nothing: the add was never tried)");
-    printf("  fixed by moving b to cuda:0: %s, %zu of %zu sums differ from the CPU's\n",
-           rc == LAB_OK ? "LAB_OK" : err.msg, bad, n);
-    fact_string(r, "cross_device_error", refused);
-    fact_string(r, "cross_device_add_status", lab_status_name(rc));
-    expect(r, strcmp(refused, want) == 0, "cross-device add refused",
-           "add_across_devices must try the add first and keep its message");
-    expect(r, rc == LAB_OK && bad == 0, "cross-device add fixed",
-           "move b to a's device with lab_tensor_to, then add");
-
-    /* The no-op: a tensor moved to its own device is the same tensor. */
-    const char *last = ndev >= 2 ? "cuda:1" : "cuda:0";
-    size_t shape[1] = { n };
-    lab_tensor *z = NULL, *again = NULL;
-    int same = 0;
-    if (lab_tensor_create(&z, last, 1, shape, h_a, &err) == LAB_OK &&
-        lab_tensor_to(&again, z, last, &err) == LAB_OK)
-        same = again == z && lab_tensor_data(again) == lab_tensor_data(z);
-    printf("  Z on %s: lab_tensor_to(Z, \"%s\") is Z: %s (no copy, no new memory)\n", last, last,
-           same ? "yes" : "NO");
-    fact_bool(r, "to_same_device_is_same", same);
-    expect(r, same, "no-op lab_tensor_to", "the common library's lab_tensor_to is broken");
-    lab_tensor_destroy(again);
-    lab_tensor_destroy(z);
-}
-
-/* ==========================================================================
- * 5. errors
- * ========================================================================== */
-
-/* Runs host_reads_device(d_x) in a child process: on a GPU (and on the
- * simulator, which reports the line first) the read kills the process that
- * makes it, and this one must go on. */
-static void host_read_in_child(run *r, const float *d_x, float probe)
-{
-    int fds[2];
-    float got = NAN;
-    int status = 0;
-    if (pipe(fds) != 0) {
-        perror("pipe");
-        return;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        float v = host_reads_device(d_x);
-        ssize_t w = write(fds[1], &v, sizeof(v));
-        _exit(w == (ssize_t)sizeof(v) ? 0 : 3);
-    }
-    close(fds[1]);
-    ssize_t n = pid > 0 ? read(fds[0], &got, sizeof(got)) : -1;
-    close(fds[0]);
-    if (pid > 0)
-        waitpid(pid, &status, 0);
-    if (pid > 0 && WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        const char *name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : "another signal";
-        printf("  host code reads d_x[0]      the child process was killed by %s (%s)\n", name,
-               strsignal(sig));
-        if (r->sim)
-            printf("      simulator: device memory is out of host code's reach, as on a GPU; its\n"
-                   "      report above names the line, the pointer and its cudaMalloc\n");
-        else
-            printf(
-                "      the CPU has no mapping for cudaMalloc memory: its address is the GPU's\n");
-        fact_string(r, "host_read_outcome", "signal");
-        fact_string(r, "host_read_signal", name);
-        return;
-    }
-    if (n != (ssize_t)sizeof(got)) {
-        printf("  host code reads d_x[0]      the child process failed (status %d)\n", status);
-        fact_string(r, "host_read_outcome", "failed");
-        expect(r, 0, "host read", "host_reads_device must return d_x[0]");
-        return;
-    }
-    printf("  host code reads d_x[0]      no fault; the read returned %g (the device holds %g)\n",
-           got, probe);
-    if (r->sim)
-        printf("      simulator: host code that reads device memory is stopped with SIGSEGV,\n"
-               "      as on a GPU, so host_reads_device did not read d_x[0]\n");
-    else
-        printf("      this system lets the CPU read GPU memory directly (e.g. a coherent\n"
-               "      CPU-GPU link); on a PCIe GPU the same line is a segmentation fault\n");
-    fact_string(r, "host_read_outcome", "value");
-    fact_number(r, "host_read_value", got);
-    expect(r, !r->sim && got == probe, "host read",
-           "host_reads_device in errors.cu must return d_x[0]");
-}
-
-static void row(run *r, const char *what, const char *key, cudaError_t got, cudaError_t want,
-                const char *hint)
-{
-    printf("  %-28s %-26s %s\n", what, cudaGetErrorName(got),
-           got == want ? "" : "(expected another error)");
-    fact_string(r, key, cudaGetErrorName(got));
-    expect(r, got == want, what, hint);
-}
-
-static void part_errors(run *r, float probe)
-{
-    int ndev = lab_num_gpus();
-    printf("\n== 5. errors, each provoked on purpose\n");
-
-    /* The CPU reads device memory. */
-    float *d_x = NULL;
-    float h_x[4] = { probe, probe, probe, probe };
-    struct cudaPointerAttributes attr;
-    if (cudaMalloc((void **)&d_x, sizeof(h_x)) != cudaSuccess ||
-        cudaMemcpy(d_x, h_x, sizeof(h_x), cudaMemcpyHostToDevice) != cudaSuccess) {
-        printf("  cannot set up the host-read test: %s\n", cudaGetErrorName(cudaGetLastError()));
-        r->failed = 1;
-        return;
-    }
-    if (cudaPointerGetAttributes(&attr, d_x) == cudaSuccess && attr.type == cudaMemoryTypeDevice)
-        printf("  d_x = %p is device memory of cuda:%d (cudaPointerGetAttributes)\n", (void *)d_x,
-               attr.device);
-    fact_number(r, "host_read_expected", probe);
-    host_read_in_child(r, d_x, probe);
-    cudaFree(d_x);
-
-    row(r, "copy in wrong direction", "wrong_direction", provoke_wrong_direction(),
-        cudaErrorInvalidValue, "provoke_wrong_direction in errors.cu");
-    row(r, "copy past the allocation", "copy_too_large", provoke_copy_too_large(),
-        cudaErrorInvalidValue, "provoke_copy_too_large in errors.cu");
-    row(r, "copy from freed memory", "use_after_free", provoke_use_after_free(),
-        cudaErrorInvalidValue, "provoke_use_after_free in errors.cu");
-    row(r, "cudaSetDevice(count)", "missing_device", provoke_missing_device(ndev),
-        cudaErrorInvalidDevice, "provoke_missing_device in errors.cu");
-    {
-        lab_tensor *t = NULL;
-        lab_error err = { 0 };
-        char name[32];
-        size_t one[1] = { 1 };
-        snprintf(name, sizeof(name), "cuda:%d", ndev + 6);
-        lab_tensor_create(&t, name, 1, one, NULL, &err);
-        printf("  %-28s %s\n", "lab_tensor_create(\"cuda:N\")", err.msg);
-        lab_tensor_destroy(t);
-    }
-
-    /* A kernel given host memory: the sticky error. */
-    int pageable = 0;
-    if (cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, 0) != cudaSuccess)
-        pageable = 0;
-    cudaGetLastError();
-    fact_bool(r, "pageable_memory_access", pageable);
-    sticky_report s;
-    provoke_kernel_host_pointer(&s);
-    cudaError_t want = pageable ? cudaSuccess : cudaErrorIllegalAddress;
-    if (pageable)
-        printf("  note: this GPU can access pageable host memory (HMM/ATS), so a kernel given a\n"
-               "  host pointer works here; on most GPUs it is cudaErrorIllegalAddress\n");
-    row(r, "kernel given host pointer", "kernel_host_pointer", s.at_sync, want,
-        "provoke_kernel_host_pointer: launch with h_p, then cudaDeviceSynchronize");
-    row(r, "then cudaMalloc (sticky)", "sticky_later_call", s.later_call, want,
-        "provoke_kernel_host_pointer: a cudaMalloc after the fault fails too");
-    row(r, "after cudaDeviceReset", "after_reset", s.after_reset, cudaSuccess,
-        "provoke_kernel_host_pointer: cudaDeviceReset, then cudaMalloc again");
-    printf("  sticky: every call fails with the same error until cudaDeviceReset, which\n"
-           "  also frees every allocation of the device\n");
-}
-
-/* ==========================================================================
- * 3. what copies cost
- * ========================================================================== */
-
-/* Seconds for one copy_in_pieces on the run's clock, the least of `reps`
- * runs after one warm-up; *wall (if not NULL) gets the least CPU wall clock. */
-static double time_copy(const run *r, void *dst, const void *src, size_t bytes, size_t piece,
-                        enum cudaMemcpyKind kind, int reps, cudaError_t *e, double *wall)
-{
-    double best = INFINITY, best_wall = INFINITY;
-    *e = copy_in_pieces(dst, src, bytes, piece, kind);
-    for (int i = 0; i < reps && *e == cudaSuccess; i++) {
-        stopwatch w;
-        double cpu;
-        stopwatch_start(&w, r);
-        *e = copy_in_pieces(dst, src, bytes, piece, kind);
-        double t = stopwatch_stop(&w, &cpu);
-        best = t < best ? t : best;
-        best_wall = cpu < best_wall ? cpu : best_wall;
-    }
-    if (wall)
-        *wall = *e == cudaSuccess ? best_wall : NAN;
-    return *e == cudaSuccess ? best : NAN;
-}
-
-/* The four columns of the sweep, in the order of sweep.npy. */
-static const char *const column_names[4] = { "H2D pageable", "H2D pinned", "D2H pageable",
-                                             "D2H pinned" };
-
-static void part_bandwidth(run *r, const size_t *sizes, int n, size_t pieces_bytes,
-                           const char *svg_path, double *sweep /* n x 5, or NULL */)
-{
-    size_t max = pieces_bytes;
-    for (int i = 0; i < n; i++)
-        if (sizes[i] > max)
-            max = sizes[i];
-    printf("\n== 3. what copies cost (%s)\n", clock_label(r));
-    void *h_page = host_alloc(max, 0), *h_pin = host_alloc(max, 1), *d_buf = NULL;
-    void *h_check = malloc(max);
-    cudaError_t e = cudaMalloc(&d_buf, max);
-    if (!h_page || !h_pin || !h_check || e != cudaSuccess) {
-        printf("  cannot allocate %zu bytes on the host and the device\n", max);
-        r->failed = 1;
-        goto free_all;
-    }
-    for (size_t i = 0; i < max; i++) /* touch every page, and a pattern to check */
-        ((unsigned char *)h_page)[i] = ((unsigned char *)h_pin)[i] = (unsigned char)(i * 131 + 7);
-
-    struct cudaPointerAttributes attr;
-    int pinned_ok =
-        cudaPointerGetAttributes(&attr, h_pin) == cudaSuccess && attr.type == cudaMemoryTypeHost;
-    cudaGetLastError();
-    fact_bool(r, "pinned_is_pinned", pinned_ok);
-    expect(r, pinned_ok, "pinned buffer",
-           "host_alloc(bytes, 1) in costs.cu must use cudaMallocHost (cudaPointerGetAttributes "
-           "says the buffer is not pinned)");
-
-    double *secs = calloc((size_t)n * 4, sizeof(double));
-    double *gbs[4];
-    double *xs = calloc((size_t)n, sizeof(double));
-    for (int c = 0; c < 4; c++)
-        gbs[c] = calloc((size_t)n, sizeof(double));
-    if (!secs || !xs || !gbs[0] || !gbs[1] || !gbs[2] || !gbs[3]) {
-        r->failed = 1;
-        goto free_sweep;
-    }
-    char label[32];
-    if (r->gpu)
-        printf("  (modeled: each copy's bytes over the %s's PCIe link - pinned at 80%% of\n"
-               "  it, pageable at half that, as it is staged - plus a cost per call; see\n"
-               "  docs/model.md. GPULAB_SIM_MODEL=off shows the simulator's CPU figures)\n",
-               r->gpu);
-    printf("  %-9s %14s %14s %14s %14s   (GB/s = 1e9 bytes/s; least time of several runs)\n",
-           "size", column_names[0], column_names[1], column_names[2], column_names[3]);
-    for (int i = 0; i < n && e == cudaSuccess; i++) {
-        size_t b = sizes[i];
-        size_t budget = r->sim ? ((size_t)32 << 20) : ((size_t)512 << 20);
-        int reps = (int)(budget / b);
-        reps = reps < 3 ? 3 : reps > 30 ? 30 : reps;
-        for (int c = 0; c < 4 && e == cudaSuccess; c++) {
-            void *host = (c & 1) ? h_pin : h_page;
-            int h2d = c < 2;
-            secs[i * 4 + c] =
-                time_copy(r, h2d ? d_buf : host, h2d ? host : d_buf, b, b,
-                          h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, reps, &e, NULL);
-            gbs[c][i] = b / secs[i * 4 + c] / 1e9;
-        }
-        xs[i] = (double)b;
-        lab_plot_format_bytes(label, sizeof(label), (double)b);
-        printf("  %-9s %14.2f %14.2f %14.2f %14.2f\n", label, gbs[0][i], gbs[1][i], gbs[2][i],
-               gbs[3][i]);
-        if (sweep) {
-            sweep[i * 5] = (double)b;
-            for (int c = 0; c < 4; c++)
-                sweep[i * 5 + 1 + c] = secs[i * 4 + c];
-        }
-    }
-    if (r->sim && !r->facts && n > 0 && sizes[n - 1] < ((size_t)256 << 20))
-        printf("  (to %s on the simulator, to keep the demo short; --big sweeps to 256 MiB)\n",
-               label);
-    if (e != cudaSuccess) {
-        printf("  a copy failed: %s\n", cudaGetErrorName(e));
-        expect(r, 0, "sweep", "copy_in_pieces in costs.cu returned an error");
-    }
-
-    /* The plot. */
-    lab_plot_series series[4] = { { column_names[0], "#1f77b4", gbs[0] },
-                                  { column_names[1], "#ff7f0e", gbs[1] },
-                                  { column_names[2], "#2ca02c", gbs[2] },
-                                  { column_names[3], "#d62728", gbs[3] } };
-    char title[160], note[256];
-    lab_device_info info;
-    if (lab_device_info_query(&info, 0, NULL) != LAB_OK)
-        snprintf(info.name, sizeof(info.name), "device 0");
-    snprintf(title, sizeof(title), "Host-device copy bandwidth, %s backend", lab_backend_name());
-    if (r->gpu)
-        snprintf(note, sizeof(note),
-                 "SIMULATOR with its performance model: MODELED %.60s figures, not measured;\n"
-                 "see docs/model.md (GPULAB_SIM_MODEL=off shows the simulator's CPU figures)",
-                 r->gpu);
-    else if (r->sim)
-        snprintf(note, sizeof(note),
-                 "SIMULATOR FIGURES, not a GPU's: CPU memcpy inside one process, timed by the\n"
-                 "CPU wall clock (%.60s); no PCIe bus is involved",
-                 info.name);
-    else
-        snprintf(note, sizeof(note),
-                 "%.80s: cudaMemcpy timed by the CPU wall clock\n(least time of several runs)",
-                 info.name);
-    lab_plot_spec spec = { title,
-                           note,
-                           "transfer size (bytes, log scale)",
-                           "bandwidth (GB/s, 1 GB = 10^9 bytes)",
-                           LAB_PLOT_X_BYTES,
-                           0,
-                           xs,
-                           n,
-                           series,
-                           4 };
-    lab_error perr;
-    if (lab_plot_svg(svg_path, &spec, &perr) == LAB_OK) {
-        char where[4200];
-        lab_plot_where(where, sizeof(where), svg_path);
-        printf("  plot: %s (open it in a web browser)\n", where);
-    } else
-        expect(r, 0, "plot", perr.msg);
-
-    /* One copy vs the same bytes in pieces (pinned, host to device). */
-    if (e == cudaSuccess) {
-        cudaError_t e1, e2;
-        double one_wall, many_wall;
-        double one = time_copy(r, d_buf, h_pin, pieces_bytes, pieces_bytes, cudaMemcpyHostToDevice,
-                               3, &e1, &one_wall);
-        cudaMemset(d_buf, 0, pieces_bytes);
-        double many = time_copy(r, d_buf, h_pin, pieces_bytes, PIECE, cudaMemcpyHostToDevice, 2,
-                                &e2, &many_wall);
-        int same =
-            e2 == cudaSuccess &&
-            cudaMemcpy(h_check, d_buf, pieces_bytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
-            memcmp(h_check, h_pin, pieces_bytes) == 0;
-        lab_plot_format_bytes(label, sizeof(label), (double)pieces_bytes);
-        printf("  %s host -> device, pinned: one cudaMemcpy %.3f ms; %zu pieces of %d bytes "
-               "%.3f ms (%.1fx)\n",
-               label, one * 1e3, (pieces_bytes + PIECE - 1) / PIECE, PIECE, many * 1e3, many / one);
-        if (r->gpu)
-            printf("  (modeled %s; the same copies took %.3f ms and %.3f ms of CPU wall clock)\n",
-                   r->gpu, one_wall * 1e3, many_wall * 1e3);
-        fact_number(r, "one_copy_s", one);
-        fact_number(r, "pieces_s", many);
-        fact_int(r, "pieces_bytes", (long long)pieces_bytes);
-        fact_bool(r, "pieces_correct", same);
-        expect(r, same, "copy in pieces",
-               "copy_in_pieces in costs.cu must copy every byte, piece by piece");
-        expect(r, e1 == cudaSuccess && many > one, "pieces cost more",
-               "the same bytes in many copies should take longer than in one");
-    }
-    fact_string(r, "clock", clock_label(r));
-free_sweep:
-    for (int c = 0; c < 4; c++)
-        free(gbs[c]);
-    free(xs);
-    free(secs);
-free_all:
-    free(h_check);
-    cudaFree(d_buf);
-    if (h_pin)
-        host_free(h_pin, 1);
-    if (h_page)
-        host_free(h_page, 0);
-}
-
-/* ==========================================================================
- * 4. logging: every step vs on the device
- * ========================================================================== */
-
-/* A = s (I - 2uu')(I - 2vv') for unit u, v: an orthogonal matrix times s, so
- * each product multiplies the Frobenius norm by exactly s (up to rounding). */
-static void make_log_matrix(float *A, int n, float s, lab_rng *rng)
-{
-    double u[LOG_N], v[LOG_N], nu = 0, nv = 0, uv = 0;
-    for (int i = 0; i < n; i++) {
-        u[i] = lab_rng_normal(rng, 0.0f, 1.0f);
-        v[i] = lab_rng_normal(rng, 0.0f, 1.0f);
-        nu += u[i] * u[i];
-        nv += v[i] * v[i];
-    }
-    for (int i = 0; i < n; i++) {
-        u[i] /= sqrt(nu);
-        v[i] /= sqrt(nv);
-        uv += u[i] * v[i];
-    }
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            A[i * n + j] =
-                (float)(s * ((i == j) - 2 * u[i] * u[j] - 2 * v[i] * v[j] + 4 * uv * u[i] * v[j]));
-}
-
-static void part_logging(run *r, const float *h_A, const float *h_X0, int n, int steps,
-                         float *h_every, float *h_device)
-{
-    cublasHandle_t handle;
-    float *d_A = NULL, *d_X = NULL, *d_Y = NULL;
-    size_t bytes = (size_t)n * n * sizeof(float);
-    printf("\n== 4. logging: %d products of %dx%d matrices, Frobenius norm of each (%s)\n", steps,
-           n, n, clock_label(r));
-    fill_nan(h_every, (size_t)steps);
-    fill_nan(h_device, (size_t)steps);
-    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS ||
-        cudaMalloc((void **)&d_A, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&d_X, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&d_Y, bytes) != cudaSuccess) {
-        printf("  cannot set up cuBLAS and the matrices\n");
-        r->failed = 1;
-        return;
-    }
-    cudaMemcpy(d_A, h_A, bytes, cudaMemcpyHostToDevice);
-
-    stopwatch w;
-    double every_wall, ondev_wall;
-    cudaMemcpy(d_X, h_X0, bytes, cudaMemcpyHostToDevice);
-    stopwatch_start(&w, r);
-    cudaError_t e1 = norms_every_step(h_every, handle, d_A, d_X, d_Y, n, steps);
-    double every = stopwatch_stop(&w, &every_wall);
-
-    cudaMemcpy(d_X, h_X0, bytes, cudaMemcpyHostToDevice);
-    stopwatch_start(&w, r);
-    cudaError_t e2 = norms_on_device(h_device, handle, d_A, d_X, d_Y, n, steps);
-    cudaDeviceSynchronize();
-    double ondev = stopwatch_stop(&w, &ondev_wall);
-
-    lab_compare_report rep;
-    int agree = lab_allclose_f32(&rep, h_device, h_every, (size_t)steps, 0.0, 1e-5, 0);
-    printf("  norm copied to the host every step : %8.2f ms   (%s)\n", every * 1e3,
-           cudaGetErrorName(e1));
-    printf("  log kept on the device, copied once: %8.2f ms   (%s)  %.2fx\n", ondev * 1e3,
-           cudaGetErrorName(e2), every / ondev);
-    if (r->gpu)
-        printf("  (modeled %s; CPU wall clock: every step %.2f ms, on the device %.2f ms)\n",
-               r->gpu, every_wall * 1e3, ondev_wall * 1e3);
-    printf("  norms: step 1 %.4f, step %d %.4f; the two logs %s\n", h_every[0], steps,
-           h_every[steps - 1], agree ? "agree" : "DIFFER");
-    if (!agree)
-        lab_compare_print(stdout, &rep, "norms_on_device vs norms_every_step");
-    fact_number(r, "log_every_step_s", every);
-    fact_number(r, "log_on_device_s", ondev);
-    fact_string(r, "log_every_step_error", cudaGetErrorName(e1));
-    fact_string(r, "log_on_device_error", cudaGetErrorName(e2));
-    expect(r, e1 == cudaSuccess && e2 == cudaSuccess && agree, "logging methods agree",
-           "norms_on_device in costs.cu must log the same norms as norms_every_step");
-    cudaFree(d_A);
-    cudaFree(d_X);
-    cudaFree(d_Y);
-    cublasDestroy(handle);
-}
-
-/* ==========================================================================
- * demo and graded modes
- * ========================================================================== */
+/* ---------------------------------------------------------------------------
+ * Demo and graded modes
+ */
 
 static int demo(int big)
 {
-    run r = { NULL, NULL, strcmp(lab_backend_name(), "sim") == 0, 0, lab_cuda_timer_modeled_gpu() };
+    lab02_run r = { NULL, NULL, lab_backend_is_sim(), 0, lab_cuda_timer_modeled_gpu() };
     lab_rng rng;
     lab_device_info info;
     const size_t n = 100003; /* odd: no multiple of anything */
-    float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
-    float *o1 = malloc(n * sizeof(float)), *o2 = malloc(n * sizeof(float));
-    float *A = malloc(sizeof(float) * LOG_N * LOG_N), *X0 = malloc(sizeof(float) * LOG_N * LOG_N);
-    float every[LOG_STEPS], ondev[LOG_STEPS];
-    if (!x || !y || !o1 || !o2 || !A || !X0) {
-        fprintf(stderr, "out of memory\n");
-        return LAB_EXIT_FAIL;
-    }
+    float *x = lab_xmalloc(n * sizeof(float)), *y = lab_xmalloc(n * sizeof(float));
+    float *o1 = lab_xmalloc(n * sizeof(float)), *o2 = lab_xmalloc(n * sizeof(float));
+    float *A = lab_xmalloc(sizeof(float) * LAB02_LOG_N * LAB02_LOG_N),
+          *X0 = lab_xmalloc(sizeof(float) * LAB02_LOG_N * LAB02_LOG_N);
+    float every[LAB02_LOG_STEPS], ondev[LAB02_LOG_STEPS];
     if (lab_device_info_query(&info, 0, NULL) == LAB_OK)
         printf("lab 02, copying: %s backend, device 0: %s\n", lab_backend_name(), info.name);
     lab_rng_seed(&rng, 2, 0);
     lab_rng_fill_uniform(&rng, x, n, -100.0f, 100.0f);
     lab_rng_fill_uniform(&rng, y, n, -1.0f, 1.0f);
 
-    part_roundtrip(&r, x, n, o1, o2);
-    part_devices(&r, x, y, n, o1, o2);
+    lab02_part_roundtrip(&r, x, n, o1, o2);
+    lab02_part_devices(&r, x, y, n, o1, o2);
 
     size_t sizes[16];
     size_t top = (r.sim && !big) ? ((size_t)16 << 20) : ((size_t)256 << 20);
     int ns = 0;
     for (size_t b = 4096; b <= top; b *= 4)
         sizes[ns++] = b;
-    part_bandwidth(&r, sizes, ns, r.sim && !big ? ((size_t)16 << 20) : ((size_t)64 << 20),
-                   "bandwidth.svg", NULL);
+    lab02_part_bandwidth(&r, sizes, ns, r.sim && !big ? ((size_t)16 << 20) : ((size_t)64 << 20),
+                         "bandwidth.svg", NULL);
 
-    make_log_matrix(A, LOG_N, LOG_GROWTH, &rng);
-    lab_rng_fill_uniform(&rng, X0, (size_t)LOG_N * LOG_N, -1.0f, 1.0f);
-    part_logging(&r, A, X0, LOG_N, LOG_STEPS, every, ondev);
-    double norm = 0.0; /* each product multiplies the norm by LOG_GROWTH */
-    for (int i = 0; i < LOG_N * LOG_N; i++)
+    lab02_make_log_matrix(A, LAB02_LOG_N, LAB02_LOG_GROWTH, &rng);
+    lab_rng_fill_uniform(&rng, X0, (size_t)LAB02_LOG_N * LAB02_LOG_N, -1.0f, 1.0f);
+    lab02_part_logging(&r, A, X0, LAB02_LOG_N, LAB02_LOG_STEPS, every, ondev);
+    double norm = 0.0; /* each product multiplies the norm by LAB02_LOG_GROWTH */
+    for (int i = 0; i < LAB02_LOG_N * LAB02_LOG_N; i++)
         norm += (double)X0[i] * X0[i];
     norm = sqrt(norm);
     int bad = 0;
-    for (int k = 0; k < LOG_STEPS; k++) {
-        norm *= LOG_GROWTH;
+    for (int k = 0; k < LAB02_LOG_STEPS; k++) {
+        norm *= LAB02_LOG_GROWTH;
         bad += !(fabs(every[k] - norm) <= 1e-3 * norm);
     }
-    expect(&r, bad == 0, "norms as expected",
-           "each product multiplies the norm by 1.005; norms_every_step logs something else");
+    lab02_expect(&r, bad == 0, "norms as expected",
+                 "each product multiplies the norm by 1.005; norms_every_step logs something else");
 
-    part_errors(&r, 42.5f); /* last: it resets the device */
+    lab02_part_errors(&r, 42.5f); /* last: it resets the device */
 
     printf("\n%s (%s backend, %s)\n", r.failed ? "FAIL" : "PASS", lab_backend_name(),
            GPULAB_VARIANT);
@@ -724,8 +104,8 @@ static int has_input(const lab_args *a, const char *name)
 
 static int graded(const lab_args *args)
 {
-    run r = { args, lab_result_create(), strcmp(lab_backend_name(), "sim") == 0, 0,
-              lab_cuda_timer_modeled_gpu() };
+    lab02_run r = { args, lab_result_create(), lab_backend_is_sim(), 0,
+                    lab_cuda_timer_modeled_gpu() };
     lab_npy_array a, b;
     if (!r.facts) {
         fprintf(stderr, "out of memory\n");
@@ -734,13 +114,11 @@ static int graded(const lab_args *args)
     lab_result_set_string(r.facts, "backend", lab_backend_name());
     if (has_input(args, "x")) { /* 1. round trips */
         lab_input(&a, args, "x", LAB_DTYPE_F32, 1);
-        float *o1 = malloc(sizeof(float) * (a.count + 1)),
-              *o2 = malloc(sizeof(float) * (a.count + 1));
-        if (o1 && o2) {
-            part_roundtrip(&r, a.data, a.count, o1, o2);
-            lab_output(args, "roundtrip_raw", LAB_DTYPE_F32, 1, a.shape, o1);
-            lab_output(args, "roundtrip_tensor", LAB_DTYPE_F32, 1, a.shape, o2);
-        }
+        float *o1 = lab_xmalloc(sizeof(float) * (a.count + 1)),
+              *o2 = lab_xmalloc(sizeof(float) * (a.count + 1));
+        lab02_part_roundtrip(&r, a.data, a.count, o1, o2);
+        lab_output(args, "roundtrip_raw", LAB_DTYPE_F32, 1, a.shape, o1);
+        lab_output(args, "roundtrip_tensor", LAB_DTYPE_F32, 1, a.shape, o2);
         free(o1);
         free(o2);
         lab_npy_free(&a);
@@ -748,18 +126,16 @@ static int graded(const lab_args *args)
     if (has_input(args, "add_a")) { /* 2. between devices */
         lab_input(&a, args, "add_a", LAB_DTYPE_F32, 1);
         lab_input(&b, args, "add_b", LAB_DTYPE_F32, 1);
-        float *o1 = malloc(sizeof(float) * (a.count + 1)),
-              *o2 = malloc(sizeof(float) * (a.count + 1));
+        float *o1 = lab_xmalloc(sizeof(float) * (a.count + 1)),
+              *o2 = lab_xmalloc(sizeof(float) * (a.count + 1));
         if (b.count != a.count) {
             fprintf(stderr, "add_b.npy must have as many elements as add_a.npy\n");
             return LAB_EXIT_USAGE;
         }
-        if (o1 && o2) {
-            part_devices(&r, a.data, b.data, a.count, o1, o2);
-            if (lab_num_gpus() >= 2)
-                lab_output(args, "peer", LAB_DTYPE_F32, 1, a.shape, o1);
-            lab_output(args, "add", LAB_DTYPE_F32, 1, a.shape, o2);
-        }
+        lab02_part_devices(&r, a.data, b.data, a.count, o1, o2);
+        if (lab_num_gpus() >= 2)
+            lab_output(args, "peer", LAB_DTYPE_F32, 1, a.shape, o1);
+        lab_output(args, "add", LAB_DTYPE_F32, 1, a.shape, o2);
         free(o1);
         free(o2);
         lab_npy_free(&a);
@@ -767,10 +143,10 @@ static int graded(const lab_args *args)
     }
     if (has_input(args, "sizes")) { /* 3. what copies cost */
         lab_input(&a, args, "sizes", LAB_DTYPE_I64, 1);
-        size_t *sizes = malloc(sizeof(size_t) * (a.count + 1));
-        double *sweep = calloc(a.count * 5 + 1, sizeof(double));
+        size_t *sizes = lab_xmalloc(sizeof(size_t) * (a.count + 1));
+        double *sweep = lab_xcalloc(a.count * 5 + 1, sizeof(double));
         char svg[LAB_ARGS_PATH_MAX + 32];
-        for (size_t i = 0; sizes && i < a.count; i++) {
+        for (size_t i = 0; i < a.count; i++) {
             long long v = ((const long long *)a.data)[i];
             if (v < 1 || v > (1ll << 30) || (i && v <= (long long)sizes[i - 1])) {
                 fprintf(stderr, "sizes.npy: sizes must increase from 1 byte to 1 GiB\n");
@@ -778,9 +154,9 @@ static int graded(const lab_args *args)
             }
             sizes[i] = (size_t)v;
         }
-        if (sizes && sweep && a.count > 0) {
+        if (a.count > 0) {
             snprintf(svg, sizeof(svg), "%s/bandwidth.svg", args->out_dir);
-            part_bandwidth(&r, sizes, (int)a.count, sizes[a.count - 1], svg, sweep);
+            lab02_part_bandwidth(&r, sizes, (int)a.count, sizes[a.count - 1], svg, sweep);
             size_t shape[2] = { a.count, 5 };
             lab_output(args, "sweep", LAB_DTYPE_F64, 2, shape, sweep);
         }
@@ -791,14 +167,14 @@ static int graded(const lab_args *args)
     if (has_input(args, "log_a")) { /* 4. logging */
         lab_input(&a, args, "log_a", LAB_DTYPE_F32, 2);
         lab_input(&b, args, "log_x0", LAB_DTYPE_F32, 2);
-        if (a.shape[0] != LOG_N || a.shape[1] != LOG_N || b.shape[0] != LOG_N ||
-            b.shape[1] != LOG_N) {
-            fprintf(stderr, "log_a.npy and log_x0.npy must be %dx%d\n", LOG_N, LOG_N);
+        if (a.shape[0] != LAB02_LOG_N || a.shape[1] != LAB02_LOG_N || b.shape[0] != LAB02_LOG_N ||
+            b.shape[1] != LAB02_LOG_N) {
+            fprintf(stderr, "log_a.npy and log_x0.npy must be %dx%d\n", LAB02_LOG_N, LAB02_LOG_N);
             return LAB_EXIT_USAGE;
         }
-        static float every[LOG_STEPS], ondev[LOG_STEPS];
-        size_t shape[1] = { LOG_STEPS };
-        part_logging(&r, a.data, b.data, LOG_N, LOG_STEPS, every, ondev);
+        static float every[LAB02_LOG_STEPS], ondev[LAB02_LOG_STEPS];
+        size_t shape[1] = { LAB02_LOG_STEPS };
+        lab02_part_logging(&r, a.data, b.data, LAB02_LOG_N, LAB02_LOG_STEPS, every, ondev);
         lab_output(args, "norms_every_step", LAB_DTYPE_F32, 1, shape, every);
         lab_output(args, "norms_on_device", LAB_DTYPE_F32, 1, shape, ondev);
         lab_npy_free(&a);
@@ -806,7 +182,7 @@ static int graded(const lab_args *args)
     }
     if (has_input(args, "probe")) { /* 5. errors: last, since it resets the device */
         lab_input(&a, args, "probe", LAB_DTYPE_F32, 0);
-        part_errors(&r, *(const float *)a.data);
+        lab02_part_errors(&r, *(const float *)a.data);
         lab_npy_free(&a);
     }
     lab_result_save(args, r.facts);

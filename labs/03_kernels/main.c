@@ -24,18 +24,21 @@
  * Outputs: c.npy (a + b; an element no thread wrote holds the marker NaN of
  * diagnose.h) and result.json (the launch configuration used, and for a
  * guard run how many guard elements were left untouched).
+ *
+ * The timing table (part 4 of the demo) is in timing.c; harness.h is what
+ * the two files share.
  */
 #include "diagnose.h"
+#include "harness.h"
 #include "kernels.h"
 
+#include "lab/alloc.h"
 #include "lab/check.h"
 #include "lab/compare.h"
-#include "lab/cuda_timer.h"
 #include "lab/device.h"
-#include "lab/plot.h"
+#include "lab/devio.h"
 #include "lab/protocol.h"
 #include "lab/rng.h"
-#include "lab/timer.h"
 
 #include <cuda_runtime.h>
 
@@ -43,7 +46,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum {
     OP_VEC_ADD = LAB03_OP_VEC_ADD,
@@ -59,7 +61,7 @@ enum {
  * CPU reference
  */
 
-static void vec_add_cpu(float *c, const float *a, const float *b, size_t n)
+void lab03_vec_add_cpu(float *c, const float *a, const float *b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         c[i] = a[i] + b[i];
@@ -68,16 +70,6 @@ static void vec_add_cpu(float *c, const float *a, const float *b, size_t n)
 /* ---------------------------------------------------------------------------
  * Running the student's launchers on host data
  */
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "lab03: out of memory (%zu bytes)\n", bytes);
-        exit(LAB_EXIT_FAIL);
-    }
-    return p;
-}
 
 /* c = a + b on the device for n elements (or an (h, w) matrix when op is
  * OP_MAT_ADD, n = h * w). c is filled with the marker first, so an element
@@ -88,24 +80,21 @@ static int run_on_device(float *h_c, const float *h_a, const float *h_b, int op,
 {
     size_t count = (size_t)n + (size_t)guard, bytes = sizeof(float) * (count ? count : 1);
     float *d_a, *d_b, *d_c;
-    float *h_pad = xmalloc(bytes);
+    float *h_pad = lab_xmalloc(bytes);
     uint32_t *bits = (uint32_t *)(void *)h_pad;
     int intact = 0;
 
-    LAB_CHECK(cudaMalloc((void **)&d_a, bytes));
-    LAB_CHECK(cudaMalloc((void **)&d_b, bytes));
-    LAB_CHECK(cudaMalloc((void **)&d_c, bytes));
     /* a and b: the data, then guard elements of 1.0 that nobody should read. */
     for (size_t i = 0; i < count; i++)
         h_pad[i] = i < (size_t)n ? h_a[i] : 1.0f;
-    LAB_CHECK(cudaMemcpy(d_a, h_pad, bytes, cudaMemcpyHostToDevice));
+    d_a = lab_to_device(h_pad, bytes);
     for (size_t i = 0; i < count; i++)
         h_pad[i] = i < (size_t)n ? h_b[i] : 1.0f;
-    LAB_CHECK(cudaMemcpy(d_b, h_pad, bytes, cudaMemcpyHostToDevice));
+    d_b = lab_to_device(h_pad, bytes);
     /* c: the marker, in its n elements and in the guard after them. */
     for (size_t i = 0; i < count; i++)
         bits[i] = GUARD_BITS;
-    LAB_CHECK(cudaMemcpy(d_c, h_pad, bytes, cudaMemcpyHostToDevice));
+    d_c = lab_to_device(h_pad, bytes);
 
     memset(used, 0, sizeof(*used));
     if (op == OP_VEC_ADD)
@@ -116,13 +105,13 @@ static int run_on_device(float *h_c, const float *h_a, const float *h_b, int op,
         mat_add(d_c, d_a, d_b, h, w, used);
     LAB_CHECK(cudaDeviceSynchronize());
 
-    LAB_CHECK(cudaMemcpy(h_pad, d_c, bytes, cudaMemcpyDeviceToHost));
+    lab_from_device(h_pad, d_c, bytes);
     memcpy(h_c, h_pad, sizeof(float) * (size_t)n);
     for (size_t i = (size_t)n; i < count; i++)
         intact += bits[i] == GUARD_BITS;
-    LAB_CHECK(cudaFree(d_a));
-    LAB_CHECK(cudaFree(d_b));
-    LAB_CHECK(cudaFree(d_c));
+    lab_device_free(d_a);
+    lab_device_free(d_b);
+    lab_device_free(d_c);
     free(h_pad);
     return intact;
 }
@@ -168,7 +157,7 @@ static int graded(const lab_args *args)
         w = (int)a.shape[1];
     }
     int n = (int)a.count;
-    float *c = xmalloc(sizeof(float) * a.count);
+    float *c = lab_xmalloc(sizeof(float) * a.count);
     int intact = run_on_device(c, a.data, b.data, op, n, h, w, threads, blocks, guard, &used);
     lab_output(args, "c", LAB_DTYPE_F32, a.ndim, a.shape, c);
 
@@ -219,13 +208,14 @@ static char evidence[640]; /* and what it shows, "" when c is right */
  * they match; verdict and evidence say what was found (diagnose.h). */
 static int check_case(int op, int n, int h, int w, int threads, int blocks, lab03_launch *used)
 {
-    float *a = xmalloc(sizeof(float) * (size_t)n), *b = xmalloc(sizeof(float) * (size_t)n);
-    float *c = xmalloc(sizeof(float) * (size_t)n), *want = xmalloc(sizeof(float) * (size_t)n);
+    float *a = lab_xmalloc(sizeof(float) * (size_t)n), *b = lab_xmalloc(sizeof(float) * (size_t)n);
+    float *c = lab_xmalloc(sizeof(float) * (size_t)n),
+          *want = lab_xmalloc(sizeof(float) * (size_t)n);
     lab_rng rng;
     lab_rng_seed(&rng, 3, (uint64_t)n);
     lab_rng_fill_uniform(&rng, a, (size_t)n, -1.0f, 1.0f);
     lab_rng_fill_uniform(&rng, b, (size_t)n, -1.0f, 1.0f);
-    vec_add_cpu(want, a, b, (size_t)n);
+    lab03_vec_add_cpu(want, a, b, (size_t)n);
     run_on_device(c, a, b, op, n, h, w, threads, blocks, 0, used);
     lab03_run r = { op, n, h, w, used->grid_x, used->grid_y, used->block_x, used->block_y };
     int ok = lab03_diagnose(&r, c, want, 0.0, verdict, sizeof(verdict), evidence, sizeof(evidence));
@@ -315,176 +305,6 @@ static void demo_2d(void)
     }
 }
 
-/* What one timing sample runs. */
-typedef struct timing_ctx {
-    float *d_a, *d_b, *d_c;
-    float *h_a, *h_b, *h_c;
-    int n;
-} timing_ctx;
-
-static void kernel_once(void *p)
-{
-    timing_ctx *t = p;
-    lab03_launch u;
-    vec_add(t->d_c, t->d_a, t->d_b, t->n, 256, &u);
-}
-
-static void cpu_once(void *p)
-{
-    timing_ctx *t = p;
-    vec_add_cpu(t->h_c, t->h_a, t->h_b, (size_t)t->n);
-}
-
-/* What produced the kernel column, in a sentence under the table's title. */
-static void print_kernel_clock(const char *clock, const char *gpu, int is_sim)
-{
-    printf("   kernel: %s, one launch, data already on the device; CPU loop: CPU wall clock\n",
-           clock);
-    if (gpu)
-        printf("   (modeled: the simulator's performance model turns the memory sectors and the\n"
-               "   launch configuration it counted into the time this launch would take on an\n"
-               "   %s - a model figure, not a measurement; docs/model.md. GPULAB_SIM_MODEL=a100\n"
-               "   models another GPU, GPULAB_SIM_MODEL=off shows simulator CPU time)\n",
-               gpu);
-    else if (is_sim)
-        printf("   (sim backend: the kernel times are simulator CPU times - this CPU running\n"
-               "   every GPU thread - not GPU figures; GPULAB_SIM_MODEL=t4 models a T4)\n");
-}
-
-/* Time per element against N for both, as launch_overhead.svg in the
- * working directory; says where it went. */
-static void plot_timing(const double *ns, const double *kernel_ns, const double *cpu_ns, int n,
-                        const char *clock, const char *gpu, int is_sim)
-{
-    const char *path = "launch_overhead.svg";
-    char kernel_label[128], title[128], note[256], where[4200];
-    snprintf(kernel_label, sizeof(kernel_label), "kernel (%.100s)", clock);
-    lab_plot_series series[2] = { { kernel_label, "#d62728", kernel_ns },
-                                  { "CPU loop (CPU wall clock)", "#1f77b4", cpu_ns } };
-    snprintf(title, sizeof(title), "vec_add: time per element, %s backend", lab_backend_name());
-    if (gpu)
-        snprintf(note, sizeof(note),
-                 "kernel: MODELED %.60s (simulator's performance model, not measured);\n"
-                 "CPU loop: this machine's CPU wall clock. Data already on the device.",
-                 gpu);
-    else if (is_sim)
-        snprintf(note, sizeof(note),
-                 "SIMULATOR FIGURES, not a GPU's: the kernel is this CPU running every GPU\n"
-                 "thread (simulator CPU time); CPU loop: CPU wall clock");
-    else
-        snprintf(note, sizeof(note),
-                 "kernel: CUDA events on the GPU; CPU loop: CPU wall clock.\n"
-                 "Data already on the device.");
-    lab_plot_spec spec = { title,
-                           note,
-                           "N (elements, log scale)",
-                           "time per element (ns, log scale)",
-                           LAB_PLOT_X_POW2,
-                           1,
-                           ns,
-                           n,
-                           series,
-                           2 };
-    lab_error err;
-    if (lab_plot_svg(path, &spec, &err) != LAB_OK) {
-        printf("   no plot: %s\n", err.msg);
-        return;
-    }
-    lab_plot_where(where, sizeof(where), path);
-    printf("   plot: %s (time per element vs N; open it in a web browser)\n", where);
-}
-
-static void demo_timing(int max_log2)
-{
-    const int is_sim = strcmp(lab_backend_name(), "sim") == 0;
-    const size_t max_n = (size_t)1 << max_log2;
-    const char *clock = lab_cuda_timer_clock_name(), *gpu = lab_cuda_timer_modeled_gpu();
-    timing_ctx t;
-    int first_win = -1, rows = 0;
-    double xs[32], kernel_ns[32], cpu_ns[32];
-    double start = lab_wall_seconds();
-
-    printf("\n4. Launch overhead vs work: vec_add (256 threads per block) against a CPU loop\n");
-    print_kernel_clock(clock, gpu, is_sim);
-    printf("   bytes moved per element: 12 (read a[i], b[i], write c[i])\n\n");
-    printf("   %9s %16s %16s %12s %12s   %s\n", "N", "kernel [us]", "CPU loop [us]", "kernel GB/s",
-           "kernel/CPU", "faster");
-
-    t.h_a = xmalloc(sizeof(float) * max_n);
-    t.h_b = xmalloc(sizeof(float) * max_n);
-    t.h_c = xmalloc(sizeof(float) * max_n);
-    for (size_t i = 0; i < max_n; i++) {
-        t.h_a[i] = (float)(i % 1000) * 0.5f;
-        t.h_b[i] = 1.0f;
-    }
-    LAB_CHECK(cudaMalloc((void **)&t.d_a, sizeof(float) * max_n));
-    LAB_CHECK(cudaMalloc((void **)&t.d_b, sizeof(float) * max_n));
-    LAB_CHECK(cudaMalloc((void **)&t.d_c, sizeof(float) * max_n));
-    LAB_CHECK(cudaMemcpy(t.d_a, t.h_a, sizeof(float) * max_n, cudaMemcpyHostToDevice));
-    LAB_CHECK(cudaMemcpy(t.d_b, t.h_b, sizeof(float) * max_n, cudaMemcpyHostToDevice));
-
-    for (int k = 10; k <= max_log2; k++, rows++) {
-        lab_stats ks, cs;
-        t.n = 1 << k;
-        /* Enough repetitions for a stable median, fewer for the big sizes. */
-        int reps = k <= 16 ? 20 : k <= 20 ? 10 : 3;
-        LAB_CHECK(lab_cuda_time_repeat(&ks, kernel_once, &t, 1, reps, 0));
-        lab_time_repeat(&cs, cpu_once, &t, 1, reps);
-        double kus = ks.median * 1e6, cus = cs.median * 1e6;
-        /* kernel GB/s = 12 bytes per element / kernel time */
-        printf("   %9d %16.1f %16.1f %12.2f %12.2f   %s\n", t.n, kus, cus,
-               12.0 * t.n / ks.median / 1e9, kus / cus, kus < cus ? "kernel" : "CPU");
-        xs[rows] = t.n;
-        kernel_ns[rows] = kus * 1e3 / t.n;
-        cpu_ns[rows] = cus * 1e3 / t.n;
-        if (kus < cus && first_win < 0)
-            first_win = k;
-        else if (kus >= cus)
-            first_win = -1;
-    }
-    /* The largest size, checked against the CPU loop (what was timed must be right). */
-    LAB_CHECK(cudaMemcpy(t.h_c, t.d_c, sizeof(float) * (size_t)t.n, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < t.n; i++) {
-        if (t.h_c[i] != t.h_a[i] + t.h_b[i]) {
-            printf("   the timed kernel is WRONG at c[%d]: %g, want %g\n", i, t.h_c[i],
-                   t.h_a[i] + t.h_b[i]);
-            failures++;
-            break;
-        }
-    }
-    printf("\n   ");
-    if (first_win >= 0)
-        printf("Crossover: the kernel (%s) beats the CPU loop (CPU wall clock)\n"
-               "   from N = 2^%d = %d on.",
-               clock, first_win, 1 << first_win);
-    else
-        printf("No crossover: the kernel (%s) never beats the CPU loop (CPU wall clock)\n"
-               "   up to N = 2^%d.",
-               clock, max_log2);
-    if (gpu)
-        printf("\n   Below it the launch latency the model charges outweighs the work; as N\n"
-               "   grows the kernel nears the %s's memory bandwidth (the GB/s column).\n",
-               gpu);
-    else if (is_sim)
-        printf("\n   That is a simulator figure (%s against CPU wall clock),\n"
-               "   not a GPU one: GPULAB_SIM_MODEL=t4 models a T4; the cuda build on a GPU\n"
-               "   measures the real crossover.\n",
-               clock);
-    else
-        printf(" Below that, launch overhead outweighs the work.\n");
-    plot_timing(xs, kernel_ns, cpu_ns, rows, clock, gpu, is_sim);
-    printf("   (table measured in %.1f s of CPU wall clock%s)\n", lab_wall_seconds() - start,
-           max_log2 < 24   ? "; without --quick it goes on to N = 2^24"
-           : max_log2 < 26 ? "; --full goes on to N = 2^26"
-                           : "");
-    LAB_CHECK(cudaFree(t.d_a));
-    LAB_CHECK(cudaFree(t.d_b));
-    LAB_CHECK(cudaFree(t.d_c));
-    free(t.h_a);
-    free(t.h_b);
-    free(t.h_c);
-}
-
 int main(int argc, char **argv)
 {
     lab_args args;
@@ -508,7 +328,7 @@ int main(int argc, char **argv)
     demo_grid_stride();
     demo_2d();
     if (!no_timing)
-        demo_timing(full ? 26 : quick ? 22 : 24);
+        failures += lab03_demo_timing(full ? 26 : quick ? 22 : 24);
     printf("\n%s (%s backend, %s)\n", failures ? "FAIL" : "PASS", lab_backend_name(),
            GPULAB_VARIANT);
     return failures ? LAB_EXIT_FAIL : LAB_EXIT_PASS;

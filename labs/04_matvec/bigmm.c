@@ -8,10 +8,12 @@
 #include "matvec.h"
 #include "reference.h"
 
+#include "lab/alloc.h"
 #include "lab/check.h"
 #include "lab/compare.h"
 #include "lab/cuda_timer.h"
 #include "lab/device.h"
+#include "lab/devio.h"
 #include "lab/protocol.h"
 #include "lab/rng.h"
 #include "lab/timer.h"
@@ -22,16 +24,6 @@
 
 #define MATMUL_SEED 4
 
-void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "%s: out of memory (%zu bytes)\n", GPULAB_LAB_NAME, bytes);
-        exit(LAB_EXIT_FAIL);
-    }
-    return p;
-}
-
 /* C = A B for a rectangular A (300, 200) and B (200, 100), matmul_cublas
  * against cblas_sgemm: the square C = A A of the timing can come out right
  * with n, k and m mixed up (or row-major read as column-major), a
@@ -40,8 +32,9 @@ void *xmalloc(size_t bytes)
 static int rectangular_check(cublasHandle_t h)
 {
     enum { RN = 300, RK = 200, RM = 100 };
-    float *A = xmalloc(sizeof(float) * RN * RK), *B = xmalloc(sizeof(float) * RK * RM);
-    float *C_cpu = xmalloc(sizeof(float) * RN * RM), *C_gpu = xmalloc(sizeof(float) * RN * RM);
+    float *A = lab_xmalloc(sizeof(float) * RN * RK), *B = lab_xmalloc(sizeof(float) * RK * RM);
+    float *C_cpu = lab_xmalloc(sizeof(float) * RN * RM),
+          *C_gpu = lab_xmalloc(sizeof(float) * RN * RM);
     float *d_A, *d_B, *d_C;
     lab_compare_report rep;
     lab_rng rng;
@@ -49,26 +42,23 @@ static int rectangular_check(cublasHandle_t h)
     lab_rng_seed(&rng, MATMUL_SEED, 8);
     lab_rng_fill_uniform(&rng, A, RN * RK, 0.0f, 1.0f);
     lab_rng_fill_uniform(&rng, B, RK * RM, 0.0f, 1.0f);
-    matmul_cpu(C_cpu, A, B, RN, RK, RM);
-    LAB_CHECK(cudaMalloc((void **)&d_A, sizeof(float) * RN * RK));
-    LAB_CHECK(cudaMalloc((void **)&d_B, sizeof(float) * RK * RM));
-    LAB_CHECK(cudaMalloc((void **)&d_C, sizeof(float) * RN * RM));
-    LAB_CHECK(cudaMemcpy(d_A, A, sizeof(float) * RN * RK, cudaMemcpyHostToDevice));
-    LAB_CHECK(cudaMemcpy(d_B, B, sizeof(float) * RK * RM, cudaMemcpyHostToDevice));
-    LAB_CHECK(cudaMemset(d_C, 0xff, sizeof(float) * RN * RM)); /* NaN until written */
+    lab04_matmul_cpu(C_cpu, A, B, RN, RK, RM);
+    d_A = lab_to_device(A, sizeof(float) * RN * RK);
+    d_B = lab_to_device(B, sizeof(float) * RK * RM);
+    d_C = lab_device_output(sizeof(float) * RN * RM); /* NaN until written */
     matmul_cublas(h, d_C, d_A, d_B, RN, RK, RM);
-    LAB_CHECK(cudaMemcpy(C_gpu, d_C, sizeof(float) * RN * RM, cudaMemcpyDeviceToHost));
+    lab_from_device(C_gpu, d_C, sizeof(float) * RN * RM);
     /* Entries >= 0: a relative bound, 2 gamma_k for two float32 results. */
-    double rtol = 2.0 * float32_gamma(RK);
+    double rtol = 2.0 * lab04_float32_gamma(RK);
     int ok = lab_allclose_f32(&rep, C_gpu, C_cpu, (size_t)RN * RM, 0.0, rtol, 0);
     lab_compare_print(stdout, &rep, "  C (300, 100) = A (300, 200) B (200, 100), rectangular");
     if (!ok) {
         lab04_matmul_cause(cause, sizeof(cause), C_gpu, A, B, RN, RK, RM, rtol);
         printf("  hint: %s\n", cause);
     }
-    LAB_CHECK(cudaFree(d_A));
-    LAB_CHECK(cudaFree(d_B));
-    LAB_CHECK(cudaFree(d_C));
+    lab_device_free(d_A);
+    lab_device_free(d_B);
+    lab_device_free(d_C);
     free(A);
     free(B);
     free(C_cpu);
@@ -78,12 +68,12 @@ static int rectangular_check(cublasHandle_t h)
 
 /* C = A A, n x n, CPU against GPU, and the timing trap; then a rectangular
  * product. Returns 1 when the GPU's results match the CPU's. */
-int big_matmul(int n, cublasHandle_t h)
+int lab04_big_matmul(int n, cublasHandle_t h)
 {
     const int reps = 10; /* the seed's loop: 10 products */
     const size_t count = (size_t)n * n, bytes = sizeof(float) * count;
     const double flops = 2.0 * n * (double)n * n; /* n^2 dot products of length n */
-    float *A = xmalloc(bytes), *C_cpu = xmalloc(bytes), *C_gpu = xmalloc(bytes);
+    float *A = lab_xmalloc(bytes), *C_cpu = lab_xmalloc(bytes), *C_gpu = lab_xmalloc(bytes);
     float *d_A, *d_C;
     lab_rng rng;
     lab_cuda_timer timer;
@@ -94,15 +84,13 @@ int big_matmul(int n, cublasHandle_t h)
     lab_rng_fill_uniform(&rng, A, count, 0.0f, 1.0f); /* the seed's torch.rand */
     printf("\nThe big matmul: C = A A, n = %d (%.1f GFLOP per product)\n", n, flops / 1e9);
     double t0 = lab_wall_seconds();
-    matmul_cpu(C_cpu, A, A, n, n, n);
+    lab04_matmul_cpu(C_cpu, A, A, n, n, n);
     double t_cpu = lab_wall_seconds() - t0;
     printf("  %-58s %9.3f s   %10.1f GFLOP/s  (CPU wall clock)\n",
            "cblas_sgemm (OpenBLAS, CPU), 1 product", t_cpu, flops / t_cpu / 1e9);
 
-    LAB_CHECK(cudaMalloc((void **)&d_A, bytes));
-    LAB_CHECK(cudaMalloc((void **)&d_C, bytes));
-    LAB_CHECK(cudaMemcpy(d_A, A, bytes, cudaMemcpyHostToDevice));
-    LAB_CHECK(cudaMemset(d_C, 0xff, bytes));  /* NaN until your matmul writes it */
+    d_A = lab_to_device(A, bytes);
+    d_C = lab_device_output(bytes);           /* NaN until your matmul writes it */
     matmul_cublas(h, d_C, d_A, d_A, n, n, n); /* warm-up, and the result we check */
     LAB_CHECK(cudaDeviceSynchronize());
 
@@ -135,10 +123,10 @@ int big_matmul(int n, cublasHandle_t h)
         "were queued.\n",
         t_cpu * 1e3, ms / reps, lab_cuda_timer_clock_name());
 
-    LAB_CHECK(cudaMemcpy(C_gpu, d_C, bytes, cudaMemcpyDeviceToHost));
+    lab_from_device(C_gpu, d_C, bytes);
     /* Entries of A are >= 0, so |A||A| = A A and the float32 bound of each
      * entry is relative: |C - exact| <= gamma_n C. Two float32 results: 2 gamma_n. */
-    double rtol = 2.0 * float32_gamma(n);
+    double rtol = 2.0 * lab04_float32_gamma(n);
     int ok = lab_allclose_f32(&rep, C_gpu, C_cpu, count, 0.0, rtol, 0);
     lab_compare_print(stdout, &rep, "  C (cublasSgemm against cblas_sgemm)");
     if (!ok) {
@@ -147,8 +135,8 @@ int big_matmul(int n, cublasHandle_t h)
         printf("  hint: %s\n", cause);
     }
     ok &= rectangular_check(h);
-    LAB_CHECK(cudaFree(d_A));
-    LAB_CHECK(cudaFree(d_C));
+    lab_device_free(d_A);
+    lab_device_free(d_C);
     free(A);
     free(C_cpu);
     free(C_gpu);

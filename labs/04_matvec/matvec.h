@@ -15,21 +15,21 @@ extern "C" {
 #endif
 
 /* Kernel versions, selectable by number as in llm.c's dev/cuda files. */
-#define MATVEC_VERSIONS 3
+#define LAB04_VERSIONS 3
 
 /* What a launcher launched: the harness prints it and writes it to result.json. */
-typedef struct matvec_launch {
+typedef struct lab04_launch {
     int blocks;          /* gridDim.x */
     int threads;         /* blockDim.x */
     size_t shared_bytes; /* static + dynamic shared memory per block */
-} matvec_launch;
+} lab04_launch;
 
-/* One line describing version 1..MATVEC_VERSIONS ("v1: one thread per row"). */
+/* One line describing version 1..LAB04_VERSIONS ("v1: one thread per row"). */
 const char *matvec_describe(int version);
 
-/* u = A v with kernel version 1..MATVEC_VERSIONS, queued on the default stream
+/* u = A v with kernel version 1..LAB04_VERSIONS, queued on the default stream
  * (it returns before the kernel ends). Returns the launch it made. */
-matvec_launch matvec(int version, float *d_u, const float *d_A, const float *d_v, int N, int M);
+lab04_launch matvec(int version, float *d_u, const float *d_A, const float *d_v, int N, int M);
 
 /* C = A B with cuBLAS, all row-major: A is (n, k), B is (k, m), C is (n, m).
  * Queued on the handle's stream (it returns before the product is done). */

@@ -6,15 +6,15 @@
 #include <cblas.h>
 #include <math.h>
 
-void matvec_cpu(float *u, const float *A, const float *v, int N, int M)
+void lab04_matvec_cpu(float *u, const float *A, const float *v, int N, int M)
 {
     /* CblasRowMajor says how A is stored, so the call reads like the maths:
      * u = 1 * A v + 0 * u, A (N, M) with leading dimension M. */
     cblas_sgemv(CblasRowMajor, CblasNoTrans, N, M, 1.0f, A, M, v, 1, 0.0f, u, 1);
 }
 
-void matvec_cublas(cublasHandle_t handle, float *d_u, const float *d_A, const float *d_v, int N,
-                   int M)
+void lab04_matvec_cublas(cublasHandle_t handle, float *d_u, const float *d_A, const float *d_v,
+                         int N, int M)
 {
     const float one = 1.0f, zero = 0.0f;
     /* cuBLAS knows only column-major storage: element (i, j) of a matrix with
@@ -26,23 +26,23 @@ void matvec_cublas(cublasHandle_t handle, float *d_u, const float *d_A, const fl
     LAB_CHECK_CUBLAS(cublasSgemv(handle, CUBLAS_OP_T, M, N, &one, d_A, M, d_v, 1, &zero, d_u, 1));
 }
 
-void matmul_cpu(float *C, const float *A, const float *B, int n, int k, int m)
+void lab04_matmul_cpu(float *C, const float *A, const float *B, int n, int k, int m)
 {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0f, A, k, B, m, 0.0f, C, m);
 }
 
-double matvec_bytes(int N, int M)
+double lab04_matvec_bytes(int N, int M)
 {
     return 4.0 * ((double)N * M + M + N);
 }
 
-double float32_gamma(double k)
+double lab04_float32_gamma(double k)
 {
     const double u = ldexp(1.0, -24);
     return k * u / (1.0 - k * u);
 }
 
-double matvec_error_bound(const float *A, const float *v, int N, int M)
+double lab04_matvec_error_bound(const float *A, const float *v, int N, int M)
 {
     double worst = 0.0;
     for (int i = 0; i < N; i++) {
@@ -53,5 +53,5 @@ double matvec_error_bound(const float *A, const float *v, int N, int M)
         if (s > worst)
             worst = s;
     }
-    return float32_gamma(M) * worst;
+    return lab04_float32_gamma(M) * worst;
 }

@@ -15,28 +15,28 @@ extern "C" {
 #endif
 
 /* u = A v on the CPU with OpenBLAS's cblas_sgemv (host pointers). */
-void matvec_cpu(float *u, const float *A, const float *v, int N, int M);
+void lab04_matvec_cpu(float *u, const float *A, const float *v, int N, int M);
 
 /* u = A v with cublasSgemv (device pointers), queued on the handle's stream. */
-void matvec_cublas(cublasHandle_t handle, float *d_u, const float *d_A, const float *d_v, int N,
-                   int M);
+void lab04_matvec_cublas(cublasHandle_t handle, float *d_u, const float *d_A, const float *d_v,
+                         int N, int M);
 
 /* C = A B on the CPU with OpenBLAS's cblas_sgemm (host pointers). */
-void matmul_cpu(float *C, const float *A, const float *B, int n, int k, int m);
+void lab04_matmul_cpu(float *C, const float *A, const float *B, int n, int k, int m);
 
 /* The fewest bytes u = A v must move through device memory: A and v read
  * once, u written once: 4 (N M + M + N). */
-double matvec_bytes(int N, int M);
+double lab04_matvec_bytes(int N, int M);
 
 /* Largest |error| a float32 dot product of length M can have against the
  * exact one, whatever the order of its additions, over every row of A:
  *   gamma_M * max_i sum_j |A_ij v_j|,  gamma_M = M u / (1 - M u),  u = 2^-24
  * (rounding of M products and M - 1 sums; Higham, Accuracy and Stability of
  * Numerical Algorithms, 2nd ed., eq. 3.5). */
-double matvec_error_bound(const float *A, const float *v, int N, int M);
+double lab04_matvec_error_bound(const float *A, const float *v, int N, int M);
 
 /* gamma_k = k u / (1 - k u) with u = 2^-24, the float32 unit roundoff. */
-double float32_gamma(double k);
+double lab04_float32_gamma(double k);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,15 @@
  * four functions, prints a deviceQuery-style report, and compares what you
  * read with the kit's own query (lab/device.h).
  *
+ * What it ports: the notebook's question, where the answer was one bool. In
+ * plain C, with the number of usable GPUs taken as given:
+ *
+ *   int n = number of usable GPUs;             n == 0: "Got GPU? False"
+ *   try_gpu(i)      = 0 <= i && i < n ? cuda:i : cpu
+ *   try_all_gpus()  = n > 0 ? [cuda:0, ..., cuda:n-1] : [cpu]
+ *
+ * Here n comes from the CUDA runtime, and when it is 0 you say why.
+ *
  * Build and run (from the repository root):
  *   cmake --build build --target lab01
  *   build/bin/lab01-sim-student                      # on the simulator
@@ -10,7 +19,8 @@
  *   build/bin/lab01-cuda-student                     # on an NVIDIA GPU
  *
  * There are four TODOs, one per function. Use only the CUDA runtime API
- * (cuda_runtime.h); the kit's lab_gpu_check() and friends are the answer key.
+ * (cuda_runtime.h) and lab_gpu_explain(); the kit's lab_gpu_check() and
+ * friends are the answer key.
  */
 #include "devices.h"
 
@@ -22,7 +32,7 @@
 /* ---------------------------------------------------------------------------
  * TODO 1: is a GPU usable, and if not, why?
  */
-int dev_gpu_check(dev_status *out)
+int gpu_check(lab_gpu_availability *out)
 {
     memset(out, 0, sizeof(*out));
     // >>> SOLUTION
@@ -31,48 +41,35 @@ int dev_gpu_check(dev_status *out)
     /* No driver: cudaDriverGetVersion succeeds and says 0. */
     cudaDriverGetVersion(&out->driver_version);
     cudaError_t err = cudaGetDeviceCount(&n);
+    out->cuda_error = (int)err;
     if (err == cudaSuccess && n > 0) {
-        out->code = DEV_OK;
+        out->status = LAB_GPU_OK;
         out->count = n;
         return n;
     }
     cudaGetLastError(); /* the failed count must not stay behind as the last error */
-    if (out->driver_version == 0) {
-        out->code = DEV_NO_DRIVER;
-        snprintf(out->reason, sizeof(out->reason),
-                 "no NVIDIA driver is loaded (cudaGetDeviceCount returned %s): install the "
-                 "driver on a machine with an NVIDIA GPU, or use the sim backend",
-                 cudaGetErrorName(err));
-    } else if (err == cudaErrorInsufficientDriver) {
-        out->code = DEV_DRIVER_TOO_OLD;
-        snprintf(out->reason, sizeof(out->reason),
-                 "the driver supports CUDA %d.%d but this program was built with CUDA %d.%d: "
-                 "update the driver or build with an older toolkit",
-                 out->driver_version / 1000, out->driver_version % 1000 / 10,
-                 out->runtime_version / 1000, out->runtime_version % 1000 / 10);
-    } else if (err == cudaErrorNoDevice || err == cudaSuccess) {
-        out->code = DEV_NO_DEVICE;
-        snprintf(out->reason, sizeof(out->reason),
-                 "a driver is loaded (CUDA %d.%d) but it sees no CUDA device: check nvidia-smi "
-                 "and CUDA_VISIBLE_DEVICES",
-                 out->driver_version / 1000, out->driver_version % 1000 / 10);
-    } else {
-        out->code = DEV_ERROR;
-        snprintf(out->reason, sizeof(out->reason), "cudaGetDeviceCount failed: %s: %s",
-                 cudaGetErrorName(err), cudaGetErrorString(err));
-    }
+    if (out->driver_version == 0)
+        out->status = LAB_GPU_NO_DRIVER;
+    else if (err == cudaErrorInsufficientDriver)
+        out->status = LAB_GPU_DRIVER_TOO_OLD;
+    else if (err == cudaErrorNoDevice || err == cudaSuccess)
+        out->status = LAB_GPU_NO_DEVICE;
+    else
+        out->status = LAB_GPU_ERROR;
+    lab_gpu_explain(out);
     return 0;
     // === STUB
     /* TODO 1: ask the runtime.
      *  - cudaRuntimeGetVersion(&out->runtime_version) and
      *    cudaDriverGetVersion(&out->driver_version) (0 means: no driver);
-     *  - cudaGetDeviceCount(&n): success with n > 0 means code DEV_OK, count n;
-     *  - otherwise clear the error (cudaGetLastError) and say why in out->reason:
-     *    driver version 0 -> DEV_NO_DRIVER; cudaErrorInsufficientDriver ->
-     *    DEV_DRIVER_TOO_OLD; cudaErrorNoDevice -> DEV_NO_DEVICE; else DEV_ERROR
-     *    (name the error with cudaGetErrorName).
+     *  - cudaGetDeviceCount(&n), its error kept in out->cuda_error: success
+     *    with n > 0 means status LAB_GPU_OK, count n;
+     *  - otherwise clear the error (cudaGetLastError) and decide why:
+     *    driver version 0 -> LAB_GPU_NO_DRIVER; cudaErrorInsufficientDriver ->
+     *    LAB_GPU_DRIVER_TOO_OLD; cudaErrorNoDevice -> LAB_GPU_NO_DEVICE; else
+     *    LAB_GPU_ERROR; then lab_gpu_explain(out) writes out->reason.
      * As it stands it claims there is no GPU and gives no reason. */
-    out->code = DEV_NO_DEVICE;
+    out->status = LAB_GPU_NO_DEVICE;
     return 0;
     // <<< END
 }
@@ -80,7 +77,7 @@ int dev_gpu_check(dev_status *out)
 /* ---------------------------------------------------------------------------
  * TODO 2: the properties of one device, and its memory free now.
  */
-int dev_query(dev_info *out, int device)
+int device_query(lab_device_info *out, int device)
 {
     memset(out, 0, sizeof(*out));
     // >>> SOLUTION
@@ -117,7 +114,7 @@ fail:
     memset(out, 0, sizeof(*out));
     return (int)err;
     // === STUB
-    /* TODO 2: fill every field of *out for `device`.
+    /* TODO 2: fill the fields devices.h lists for `device`.
      *  - cudaGetDeviceProperties(&p, device) (struct cudaDeviceProp p) has the
      *    name, major/minor (compute capability), multiProcessorCount,
      *    maxThreadsPerBlock, warpSize, totalGlobalMem, sharedMemPerBlock,
@@ -137,30 +134,30 @@ fail:
 /* ---------------------------------------------------------------------------
  * TODO 3 and 4: fall back to the CPU when the GPU asked for is not there.
  */
-lab_device dev_try_gpu(int i)
+lab_device try_gpu(int i)
 {
     lab_device d = { LAB_DEVICE_CPU, 0 };
     // >>> SOLUTION
-    dev_status st;
-    if (i >= 0 && i < dev_gpu_check(&st)) {
+    lab_gpu_availability st;
+    if (i >= 0 && i < gpu_check(&st)) {
         d.kind = LAB_DEVICE_CUDA;
         d.index = i;
     }
     // === STUB
-    /* TODO 3: when 0 <= i < the number of usable GPUs (dev_gpu_check), return
+    /* TODO 3: when 0 <= i < the number of usable GPUs (gpu_check), return
      * {LAB_DEVICE_CUDA, i}; otherwise the CPU. As it stands it always picks the CPU. */
     (void)i;
     // <<< END
     return d;
 }
 
-int dev_try_all_gpus(lab_device *out, int cap)
+int try_all_gpus(lab_device *out, int cap)
 {
     if (cap <= 0)
         return 0;
     // >>> SOLUTION
-    dev_status st;
-    int n = dev_gpu_check(&st), written = 0;
+    lab_gpu_availability st;
+    int n = gpu_check(&st), written = 0;
     if (n == 0) {
         out[0].kind = LAB_DEVICE_CPU;
         out[0].index = 0;

@@ -6,6 +6,16 @@
  *   peer_copy            device src -> device dst with cudaMemcpyPeer
  *   add_across_devices   an add of tensors on two devices: refused, then fixed
  *
+ * The plain CPU code these port, where there is one memory and nothing has
+ * to move (each line's GPU version beside it):
+ *
+ *   float *x = malloc(bytes);            cudaMalloc(&d_x, bytes)
+ *   memcpy(x, h_in, bytes);              cudaMemcpy(d_x, h_in, bytes, cudaMemcpyHostToDevice)
+ *   memcpy(h_out, x, bytes);             cudaMemcpy(h_out, d_x, bytes, cudaMemcpyDeviceToHost)
+ *   free(x);                             cudaFree(d_x)
+ *   for (i = 0; i < n; i++)              the add: only once a and b are on one device
+ *       sum[i] = a[i] + b[i];
+ *
  * Build and run (from the repository root):
  *   cmake --build build --target lab02 && build/bin/lab02-sim-student
  *   GPULAB_SIM_DEVICES=2 build/bin/lab02-sim-student     # two simulated devices
@@ -16,8 +26,9 @@
 
 #include <stdio.h>
 
-// ----------------------------------------------------------------------------
-// round trips
+/* ---------------------------------------------------------------------------
+ * Round trips
+ */
 
 cudaError_t roundtrip_raw(float *h_out, const float *h_in, size_t n)
 {
@@ -73,8 +84,9 @@ int roundtrip_tensor(float *h_out, const float *h_in, size_t n, const char *devi
     // <<< END
 }
 
-// ----------------------------------------------------------------------------
-// between devices
+/* ---------------------------------------------------------------------------
+ * Between devices
+ */
 
 cudaError_t peer_copy(float *h_out, const float *h_in, size_t n, int src_dev, int dst_dev)
 {

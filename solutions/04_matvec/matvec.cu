@@ -48,8 +48,9 @@ static int ceil_div(int a, int b)
     return (a + b - 1) / b;
 }
 
-// ----------------------------------------------------------------------------
-// GPU kernels
+/* ---------------------------------------------------------------------------
+ * GPU kernels
+ */
 
 // version 1: one thread per row. Thread `row` walks along row `row` of A.
 __global__ void matvec_kernel1(float *u, const float *A, const float *v, int N, int M)
@@ -166,38 +167,40 @@ __global__ void matvec_kernel3(float *u, const float *A, const float *v, int N, 
     // <<< END
 }
 
-// ----------------------------------------------------------------------------
-// Kernel launchers: the grid math, the preconditions, the launch check
+/* ---------------------------------------------------------------------------
+ * Kernel launchers: the grid math, the preconditions, the launch check
+ */
 
-static matvec_launch matvec1(float *d_u, const float *d_A, const float *d_v, int N, int M)
+static lab04_launch matvec1(float *d_u, const float *d_A, const float *d_v, int N, int M)
 {
-    matvec_launch l = { ceil_div(N, MATVEC1_THREADS), MATVEC1_THREADS, 0 };
+    lab04_launch l = { ceil_div(N, MATVEC1_THREADS), MATVEC1_THREADS, 0 };
     matvec_kernel1<<<l.blocks, l.threads>>>(d_u, d_A, d_v, N, M);
     LAB_CHECK_LAUNCH();
     return l;
 }
 
-static matvec_launch matvec2(float *d_u, const float *d_A, const float *d_v, int N, int M)
+static lab04_launch matvec2(float *d_u, const float *d_A, const float *d_v, int N, int M)
 {
     const int rows_per_block = MATVEC2_THREADS / WARP_SIZE;
-    matvec_launch l = { ceil_div(N, rows_per_block), MATVEC2_THREADS, 0 };
+    lab04_launch l = { ceil_div(N, rows_per_block), MATVEC2_THREADS, 0 };
     matvec_kernel2<<<l.blocks, l.threads>>>(d_u, d_A, d_v, N, M);
     LAB_CHECK_LAUNCH();
     return l;
 }
 
-static matvec_launch matvec3(float *d_u, const float *d_A, const float *d_v, int N, int M)
+static lab04_launch matvec3(float *d_u, const float *d_A, const float *d_v, int N, int M)
 {
     const int rows_per_block = MATVEC3_THREADS / WARP_SIZE;
-    matvec_launch l = { ceil_div(N, rows_per_block), MATVEC3_THREADS,
-                        MATVEC3_THREADS * sizeof(float) };
+    lab04_launch l = { ceil_div(N, rows_per_block), MATVEC3_THREADS,
+                       MATVEC3_THREADS * sizeof(float) };
     matvec_kernel3<<<l.blocks, l.threads>>>(d_u, d_A, d_v, N, M);
     LAB_CHECK_LAUNCH();
     return l;
 }
 
-// ----------------------------------------------------------------------------
-// Version dispatch
+/* ---------------------------------------------------------------------------
+ * Version dispatch
+ */
 
 const char *matvec_describe(int version)
 {
@@ -213,7 +216,7 @@ const char *matvec_describe(int version)
     }
 }
 
-matvec_launch matvec(int version, float *d_u, const float *d_A, const float *d_v, int N, int M)
+lab04_launch matvec(int version, float *d_u, const float *d_A, const float *d_v, int N, int M)
 {
     assert(N >= 1 && M >= 1);
     switch (version) {
@@ -225,7 +228,7 @@ matvec_launch matvec(int version, float *d_u, const float *d_A, const float *d_v
         return matvec3(d_u, d_A, d_v, N, M);
     default:
         assert(!"matvec: version must be 1, 2 or 3");
-        matvec_launch none = { 0, 0, 0 };
+        lab04_launch none = { 0, 0, 0 };
         return none;
     }
 }

@@ -92,6 +92,14 @@ typedef struct lab_device_info {
 int lab_gpu_check(lab_gpu_availability *out);
 
 /**
+ * @brief Words the reason of an availability whose status is already decided:
+ *        the one wording of each "no GPU" status (lab_gpu_check uses it too).
+ * @param[in,out] out Reads status, runtime_version, driver_version and
+ *                    cuda_error; writes reason ("" for LAB_GPU_OK).
+ */
+void lab_gpu_explain(lab_gpu_availability *out);
+
+/**
  * @brief Number of usable CUDA devices; 0 when there is no driver or no device.
  * @return The device count.
  */
