@@ -158,9 +158,38 @@ static inline float lane_sum(const l5_vf *v)
     return ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
 }
 
+/* out[j] = the sum of a[j]'s lanes, j < 16, for 16 vectors at once: four
+ * rounds, each adding two shuffles of pairs of vectors, so that every round
+ * halves the lanes each sum is spread over (15 shuffled additions instead
+ * of 16 horizontal sums). Each out[j] is the same fixed tree of additions. */
+#define L5_SHUF(x, y, ...) __builtin_shufflevector(x, y, __VA_ARGS__)
+static inline void lane_sums_16(float *out, const l5_vf *a)
+{
+    l5_vf b[8], c[4], d[2], e;
+    for (int k = 0; k < 8; k++) /* lanes 0-7: a[2k]'s partial sums, 8-15: a[2k+1]'s */
+        b[k] = L5_SHUF(a[2 * k], a[2 * k + 1], 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22,
+                       23) +
+               L5_SHUF(a[2 * k], a[2 * k + 1], 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29,
+                       30, 31);
+    for (int k = 0; k < 4; k++) /* 4 lanes each for a[4k .. 4k+3] */
+        c[k] = L5_SHUF(b[2 * k], b[2 * k + 1], 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26,
+                       27) +
+               L5_SHUF(b[2 * k], b[2 * k + 1], 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29,
+                       30, 31);
+    for (int k = 0; k < 2; k++) /* 2 lanes each for a[8k .. 8k+7] */
+        d[k] = L5_SHUF(c[2 * k], c[2 * k + 1], 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28,
+                       29) +
+               L5_SHUF(c[2 * k], c[2 * k + 1], 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27,
+                       30, 31);
+    e = L5_SHUF(d[0], d[1], 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30) +
+        L5_SHUF(d[0], d[1], 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    L5_STORE(out, e);
+}
+
 /* G[m K + r] += sum over p < n of D[m ldd + p] in[off[r] + p], for m < M
  * and r < K; n a multiple of L5_LANES. Blocks of MB rows x RB columns of G
- * are summed in registers over p, then their lanes added. */
+ * are summed in registers over p, then their lanes added (16 sums at a
+ * time by lane_sums_16, the rest one by one). */
 #define L5_WGRAD_BLOCK(NAME, MB, RB)                                                               \
     L5_HOT static void NAME(float *restrict g, int K, const float *restrict d, size_t ldd,         \
                             const float *restrict in, const int *restrict off, int r0, size_t n)   \
@@ -179,9 +208,15 @@ static inline float lane_sum(const l5_vf *v)
                 for (int j = 0; j < (RB); j++)                                                     \
                     acc[i][j] += dv[i] * xv[j];                                                    \
         }                                                                                          \
+        float sum[(MB) * (RB) + 16];                                                               \
+        int done = 0;                                                                              \
+        for (; done + 16 <= (MB) * (RB); done += 16)                                               \
+            lane_sums_16(sum + done, &acc[0][0] + done);                                           \
+        for (; done < (MB) * (RB); done++)                                                         \
+            sum[done] = lane_sum(&acc[0][0] + done);                                               \
         for (int i = 0; i < (MB); i++)                                                             \
             for (int j = 0; j < (RB); j++)                                                         \
-                g[(size_t)i * K + r0 + j] += lane_sum(&acc[i][j]);                                 \
+                g[(size_t)i * K + r0 + j] += sum[i * (RB) + j];                                    \
     }
 L5_WGRAD_BLOCK(wgrad_6x4, 6, 4) /* 24 registers of sums, 10 loads for 24 products */
 L5_WGRAD_BLOCK(wgrad_6x1, 6, 1)
