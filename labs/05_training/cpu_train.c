@@ -21,8 +21,8 @@
  *   backward: dW += dy . X^T,  db += row sums of dy,
  *             dx = the forward loop again, over dy zero-padded by k - 1
  *                  and the flipped, transposed weights (conv_plan_weights).
- * The loops (conv_tile, wgrad_rows) keep a block of sums in vector
- * registers and read X straight from xp; their comments say how.
+ * The loops (cpu_conv.c: conv_tile, wgrad_rows) keep a block of sums in
+ * vector registers and read X straight from xp; their comments say how.
  *
  * Same bits for any number of threads: the batch is cut into L5_CPU_SLICES
  * fixed slices of consecutive samples; a slice sums its samples' weight
@@ -33,6 +33,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "net.h"
+
+#include "cpu_conv.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -52,26 +54,19 @@ void l5_gemm_cpu(int ta, int tb, int M, int N, int K, float alpha, const float *
 /* ---- convolutions of one sample ------------------------------------------- */
 
 /*
- * Every convolution here, forward or backward, is one of two loops over a
- * sample's planes laid out at the padded width wp (see the file's comment):
+ * Every convolution here, forward or backward, is one of cpu_conv.c's loops
+ * over a sample's planes laid out at the padded width wp (see the file's
+ * comment), from the instruction set l5_conv_ops_pick chose (c->conv):
  *
  *   conv_tile:  out (M, n) = init + Wt^T . X,   X[r][p] = in[off[r] + p]
  *   wgrad_rows: G (M, K) += D (M, n) . X^T
  *
  * X is never built: row r of it is the input read from offset off[r] on.
- * Both loops keep their sums in vector registers: conv_tile holds M output
- * rows of a run of pixels and, for each r, loads the run of inputs once and
- * multiplies it by the M weights of that r; wgrad_rows holds a 2 x 8 block
- * of G as vectors over pixels and adds each one's lanes at the end. The
- * vectors are GCC's generic vectors (vector_size), so the same code compiles
- * to AVX-512, AVX2 or SSE; L5_HOT asks for one copy for each of those on
- * x86-64, chosen when the program loads. The order of every sum is fixed by
- * the code, never by the thread running it.
+ * The other per-sample loops (ReLU, pooling) are plain C that the compiler
+ * vectorises; L5_HOT asks for a copy of each for AVX-512, AVX2 and the
+ * default on x86-64, chosen when the program loads.
  */
-#define L5_LANES 16
 #define L5_ALIGN 64 /* every buffer's length is a multiple of this */
-typedef float l5_vf __attribute__((vector_size(L5_LANES * sizeof(float))));
-typedef float l5_vh __attribute__((vector_size(L5_LANES / 2 * sizeof(float))));
 
 #if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || __GNUC__ >= 11)
 #define L5_HOT __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -79,183 +74,9 @@ typedef float l5_vh __attribute__((vector_size(L5_LANES / 2 * sizeof(float))));
 #define L5_HOT
 #endif
 
-#define L5_LOAD(v, p) memcpy(&(v), (p), sizeof(l5_vf))
-#define L5_STORE(p, v) memcpy((p), &(v), sizeof(l5_vf))
-
 static size_t round_up(size_t n, size_t to)
 {
     return (n + to - 1) / to * to;
-}
-
-/* out[m ldo + p] = init[m] (0 when init is NULL) + sum over r < K, in order,
- * of wt[r M + m] in[off[r] + p], for m < M and p < n, n a multiple of
- * L5_LANES * PV: M rows of PV vectors of sums stay in registers while r runs. */
-#define L5_CONV_TILE(NAME, M, PV)                                                                  \
-    L5_HOT static void NAME(float *restrict out, size_t ldo, const float *restrict wt,             \
-                            const float *restrict in, const int *restrict off, int K, size_t n,    \
-                            const float *restrict init)                                            \
-    {                                                                                              \
-        for (size_t p = 0; p < n; p += L5_LANES * (PV)) {                                          \
-            l5_vf acc[M][PV];                                                                      \
-            for (int m = 0; m < (M); m++)                                                          \
-                for (int v = 0; v < (PV); v++) {                                                   \
-                    acc[m][v] = (l5_vf){ 0 };                                                      \
-                    acc[m][v] += init ? init[m] : 0.0f;                                            \
-                }                                                                                  \
-            for (int r = 0; r < K; r++) {                                                          \
-                const float *x = in + off[r] + p, *w = wt + (size_t)r * (M);                       \
-                l5_vf xv[PV];                                                                      \
-                for (int v = 0; v < (PV); v++)                                                     \
-                    L5_LOAD(xv[v], x + L5_LANES * v);                                              \
-                for (int m = 0; m < (M); m++)                                                      \
-                    for (int v = 0; v < (PV); v++)                                                 \
-                        acc[m][v] += w[m] * xv[v];                                                 \
-            }                                                                                      \
-            for (int m = 0; m < (M); m++)                                                          \
-                for (int v = 0; v < (PV); v++)                                                     \
-                    L5_STORE(out + (size_t)m * ldo + p + L5_LANES * v, acc[m][v]);                 \
-        }                                                                                          \
-    }
-L5_CONV_TILE(conv_tile_16, 16, 1) /* 16 rows x 16 pixels: 16 registers of sums */
-L5_CONV_TILE(conv_tile_6, 6, 4)   /* 6 rows x 64 pixels: 24 registers */
-
-/* The pixels conv_tile takes at a time for M rows: n must be a multiple. */
-static size_t tile_width(int M)
-{
-    return M == 6 ? 4 * L5_LANES : L5_LANES;
-}
-
-static void conv_tile(float *out, size_t ldo, int M, const float *wt, const float *in,
-                      const int *off, int K, size_t n, const float *init)
-{
-    if (M == 16)
-        conv_tile_16(out, ldo, wt, in, off, K, n, init);
-    else if (M == 6)
-        conv_tile_6(out, ldo, wt, in, off, K, n, init);
-    else /* other widths: in tiles of 6 rows and a last one of 1 to 5 */
-        for (int m0 = 0; m0 < M; m0 += 6) {
-            int mm = M - m0 < 6 ? M - m0 : 6;
-            for (int m = 0; m < mm; m++) { /* a row at a time: the slow, general way */
-                for (size_t p = 0; p < n; p++) {
-                    float s = init ? init[m0 + m] : 0.0f;
-                    for (int r = 0; r < K; r++)
-                        s += wt[(size_t)r * M + m0 + m] * in[off[r] + p];
-                    out[(size_t)(m0 + m) * ldo + p] = s;
-                }
-            }
-        }
-}
-
-/* The lanes of v added as a tree: halves, then quarters, ... (fixed order). */
-static inline float lane_sum(const l5_vf *v)
-{
-    l5_vh lo, hi;
-    memcpy(&lo, v, sizeof(lo));
-    memcpy(&hi, (const char *)v + sizeof(lo), sizeof(hi));
-    lo += hi;
-    float s[L5_LANES / 2];
-    memcpy(s, &lo, sizeof(s));
-    return ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
-}
-
-/* out[j] = the sum of a[j]'s lanes, j < 16, for 16 vectors at once: four
- * rounds, each adding two shuffles of pairs of vectors, so that every round
- * halves the lanes each sum is spread over (15 shuffled additions instead
- * of 16 horizontal sums). Each out[j] is the same fixed tree of additions. */
-#define L5_SHUF(x, y, ...) __builtin_shufflevector(x, y, __VA_ARGS__)
-static inline void lane_sums_16(float *out, const l5_vf *a)
-{
-    l5_vf b[8], c[4], d[2], e;
-    for (int k = 0; k < 8; k++) /* lanes 0-7: a[2k]'s partial sums, 8-15: a[2k+1]'s */
-        b[k] = L5_SHUF(a[2 * k], a[2 * k + 1], 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22,
-                       23) +
-               L5_SHUF(a[2 * k], a[2 * k + 1], 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29,
-                       30, 31);
-    for (int k = 0; k < 4; k++) /* 4 lanes each for a[4k .. 4k+3] */
-        c[k] = L5_SHUF(b[2 * k], b[2 * k + 1], 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26,
-                       27) +
-               L5_SHUF(b[2 * k], b[2 * k + 1], 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29,
-                       30, 31);
-    for (int k = 0; k < 2; k++) /* 2 lanes each for a[8k .. 8k+7] */
-        d[k] = L5_SHUF(c[2 * k], c[2 * k + 1], 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28,
-                       29) +
-               L5_SHUF(c[2 * k], c[2 * k + 1], 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27,
-                       30, 31);
-    e = L5_SHUF(d[0], d[1], 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30) +
-        L5_SHUF(d[0], d[1], 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    L5_STORE(out, e);
-}
-
-/* G[m K + r] += sum over p < n of D[m ldd + p] in[off[r] + p], for m < M
- * and r < K; n a multiple of L5_LANES. Blocks of MB rows x RB columns of G
- * are summed in registers over p, then their lanes added (16 sums at a
- * time by lane_sums_16, the rest one by one). */
-#define L5_WGRAD_BLOCK(NAME, MB, RB)                                                               \
-    L5_HOT static void NAME(float *restrict g, int K, const float *restrict d, size_t ldd,         \
-                            const float *restrict in, const int *restrict off, int r0, size_t n)   \
-    {                                                                                              \
-        l5_vf acc[MB][RB];                                                                         \
-        for (int i = 0; i < (MB); i++)                                                             \
-            for (int j = 0; j < (RB); j++)                                                         \
-                acc[i][j] = (l5_vf){ 0 };                                                          \
-        for (size_t p = 0; p < n; p += L5_LANES) {                                                 \
-            l5_vf dv[MB], xv[RB];                                                                  \
-            for (int i = 0; i < (MB); i++)                                                         \
-                L5_LOAD(dv[i], d + (size_t)i * ldd + p);                                           \
-            for (int j = 0; j < (RB); j++)                                                         \
-                L5_LOAD(xv[j], in + off[r0 + j] + p);                                              \
-            for (int i = 0; i < (MB); i++)                                                         \
-                for (int j = 0; j < (RB); j++)                                                     \
-                    acc[i][j] += dv[i] * xv[j];                                                    \
-        }                                                                                          \
-        float sum[(MB) * (RB) + 16];                                                               \
-        int done = 0;                                                                              \
-        for (; done + 16 <= (MB) * (RB); done += 16)                                               \
-            lane_sums_16(sum + done, &acc[0][0] + done);                                           \
-        for (; done < (MB) * (RB); done++)                                                         \
-            sum[done] = lane_sum(&acc[0][0] + done);                                               \
-        for (int i = 0; i < (MB); i++)                                                             \
-            for (int j = 0; j < (RB); j++)                                                         \
-                g[(size_t)i * K + r0 + j] += sum[i * (RB) + j];                                    \
-    }
-L5_WGRAD_BLOCK(wgrad_6x4, 6, 4) /* 24 registers of sums, 10 loads for 24 products */
-L5_WGRAD_BLOCK(wgrad_6x1, 6, 1)
-L5_WGRAD_BLOCK(wgrad_4x4, 4, 4) /* 16 registers, 8 loads for 16 products */
-L5_WGRAD_BLOCK(wgrad_4x1, 4, 1)
-L5_WGRAD_BLOCK(wgrad_1x1, 1, 1)
-
-typedef void l5_wgrad_fn(float *, int, const float *, size_t, const float *, const int *, int,
-                         size_t);
-
-static void wgrad_rows(float *g, int M, int K, const float *d, size_t ldd, const float *in,
-                       const int *off, size_t n)
-{
-    int mb = M % 6 == 0 ? 6 : M % 4 == 0 ? 4 : 1;
-    l5_wgrad_fn *block = mb == 6 ? wgrad_6x4 : mb == 4 ? wgrad_4x4 : NULL;
-    l5_wgrad_fn *one = mb == 6 ? wgrad_6x1 : mb == 4 ? wgrad_4x1 : wgrad_1x1;
-    for (int m = 0; m < M; m += mb) {
-        float *gm = g + (size_t)m * K;
-        const float *dm = d + (size_t)m * ldd;
-        int r = 0;
-        for (; block && r + 4 <= K; r += 4)
-            block(gm, K, dm, ldd, in, off, r, n);
-        for (; r < K; r++)
-            one(gm, K, dm, ldd, in, off, r, n);
-    }
-}
-
-/* g[m] += the sum of row m of D (M, n), n a multiple of L5_LANES: a vector
- * of partial sums over the row, then its lanes. */
-L5_HOT static void row_sums(float *restrict g, int M, const float *restrict d, size_t n)
-{
-    for (int m = 0; m < M; m++) {
-        l5_vf acc = { 0 }, v;
-        for (size_t p = 0; p < n; p += L5_LANES) {
-            L5_LOAD(v, d + (size_t)m * n + p);
-            acc += v;
-        }
-        g[m] += lane_sum(&acc);
-    }
 }
 
 /*
@@ -277,7 +98,7 @@ L5_HOT static void row_sums(float *restrict g, int M, const float *restrict d, s
  */
 typedef struct l5_conv_plan {
     int wp, hp, K, K_dx;
-    size_t n_out, n_in;          /* oh wp and h wp rounded up to L5_ALIGN */
+    size_t n_out, n_in;          /* oh wp and h wp rounded up to L5_CONV_N */
     size_t xp_floats, dz_stride; /* xp's length; one plane of dz */
     int *off, *off_dx;           /* K and K_dx = OC k k offsets */
     float *wt, *wt_dx;           /* (K, OC) and (K_dx, C) */
@@ -290,8 +111,8 @@ static size_t conv_plan_make(l5_conv_plan *p, const l5_layer *l, int *failed)
     p->hp = l->h + 2 * l->pad;
     p->K = l->c * k * k;
     p->K_dx = l->oc * k * k;
-    p->n_out = round_up((size_t)l->oh * p->wp, tile_width(l->oc));
-    p->n_in = round_up((size_t)l->h * p->wp, tile_width(l->c));
+    p->n_out = round_up((size_t)l->oh * p->wp, L5_CONV_N);
+    p->n_in = round_up((size_t)l->h * p->wp, L5_CONV_N);
     size_t plane = (size_t)p->hp * p->wp, lead = (size_t)(k - 1) * p->wp + (k - 1);
     size_t reach = (size_t)(l->c - 1) * plane + lead + p->n_out; /* the last row of X's end */
     p->xp_floats = round_up(reach > l->c * plane ? reach : l->c * plane, L5_ALIGN);
@@ -360,7 +181,7 @@ static void conv_forward(const l5_cpu *c, int li, const float *x, float *y, floa
     const float *bias = c->params + c->net->tensor[l->bias].offset;
     float *xp = scratch, *yw = xp + p->xp_floats;
     pad_input(xp, x, l, p);
-    conv_tile(yw, p->n_out, l->oc, p->wt, xp, p->off, p->K, p->n_out, bias);
+    c->conv->conv_tile(yw, p->n_out, l->oc, p->wt, xp, p->off, p->K, p->n_out, bias);
     for (int o = 0; o < l->oc; o++) /* y = the first ow columns of yw's rows */
         for (int oy = 0; oy < l->oh; oy++)
             memcpy(y + ((size_t)o * l->oh + oy) * l->ow, yw + (size_t)o * p->n_out + oy * p->wp,
@@ -384,15 +205,15 @@ static void conv_backward(const l5_cpu *c, int li, const float *x, const float *
         for (int oy = 0; oy < l->oh; oy++)
             memcpy(dyw + (size_t)o * p->n_out + (size_t)oy * p->wp,
                    dy + ((size_t)o * l->oh + oy) * l->ow, sizeof(float) * (size_t)l->ow);
-    row_sums(grads + tb->offset, l->oc, dyw, p->n_out);
-    wgrad_rows(grads + tw->offset, l->oc, p->K, dyw, p->n_out, xp, p->off, p->n_out);
+    c->conv->row_sums(grads + tb->offset, l->oc, dyw, p->n_out);
+    c->conv->wgrad_rows(grads + tw->offset, l->oc, p->K, dyw, p->n_out, xp, p->off, p->n_out);
     if (!dx)
         return;
     memset(dz, 0, sizeof(float) * (size_t)l->oc * p->dz_stride);
     for (int o = 0; o < l->oc; o++)
         memcpy(dz + (size_t)o * p->dz_stride + lead, dyw + (size_t)o * p->n_out,
                sizeof(float) * (size_t)l->oh * p->wp);
-    conv_tile(dxw, p->n_in, l->c, p->wt_dx, dz + (size_t)l->pad * p->wp, p->off_dx, p->K_dx,
+    c->conv->conv_tile(dxw, p->n_in, l->c, p->wt_dx, dz + (size_t)l->pad * p->wp, p->off_dx, p->K_dx,
               p->n_in, NULL);
     for (int ch = 0; ch < l->c; ch++) /* dx: the inside of the padding */
         for (int iy = 0; iy < l->h; iy++)
@@ -678,6 +499,9 @@ int l5_cpu_create(l5_cpu *c, const l5_net *net, int max_batch, const float *para
     c->net = net;
     c->max_batch = max_batch;
     c->threads = thread_count();
+    c->conv = l5_conv_ops_pick(why, why_len);
+    if (!c->conv)
+        return -1;
     c->plan = calloc(L5_MAX_LAYERS, sizeof(l5_conv_plan));
     if (!c->plan)
         failed = 1;
