@@ -61,7 +61,7 @@ typedef float l5_vf __attribute__((vector_size(L5_LANES * sizeof(float))));
  * of wt[r ldw + m] in[off[r] + p], for m < M and p < n: runs of PV vectors,
  * then single vectors for the rest of n. */
 #define L5_CONV_TILE(NAME, M, PV)                                                                  \
-    static void NAME(float *restrict out, size_t ldo, const float *restrict wt, int ldw,          \
+    static void NAME(float *restrict out, size_t ldo, const float *restrict wt, int ldw,           \
                      const float *restrict in, const int *restrict off, int K, size_t n,           \
                      const float *restrict init)                                                   \
     {                                                                                              \
@@ -77,10 +77,10 @@ typedef float l5_vf __attribute__((vector_size(L5_LANES * sizeof(float))));
         L5_UNROLL                                                                                  \
         for (int m = 0; m < (M); m++)                                                              \
             L5_UNROLL                                                                              \
-            for (int v = 0; v < (PV); v++) {                                                       \
-                acc[m][v] = (l5_vf){ 0 };                                                          \
-                acc[m][v] += init ? init[m] : 0.0f;                                                \
-            }                                                                                      \
+        for (int v = 0; v < (PV); v++) {                                                           \
+            acc[m][v] = (l5_vf){ 0 };                                                              \
+            acc[m][v] += init ? init[m] : 0.0f;                                                    \
+        }                                                                                          \
         for (int r = 0; r < K; r++) {                                                              \
             const float *x = in + off[r] + p, *w = wt + (size_t)r * ldw;                           \
             l5_vf xv[PV];                                                                          \
@@ -90,14 +90,14 @@ typedef float l5_vf __attribute__((vector_size(L5_LANES * sizeof(float))));
             L5_UNROLL                                                                              \
             for (int m = 0; m < (M); m++)                                                          \
                 L5_UNROLL                                                                          \
-                for (int v = 0; v < (PV); v++)                                                     \
-                    acc[m][v] += w[m] * xv[v];                                                     \
+            for (int v = 0; v < (PV); v++)                                                         \
+                acc[m][v] += w[m] * xv[v];                                                         \
         }                                                                                          \
         L5_UNROLL                                                                                  \
         for (int m = 0; m < (M); m++)                                                              \
             L5_UNROLL                                                                              \
-            for (int v = 0; v < (PV); v++)                                                         \
-                L5_STORE(out + (size_t)m * ldo + p + L5_LANES * v, acc[m][v]);                     \
+        for (int v = 0; v < (PV); v++)                                                             \
+            L5_STORE(out + (size_t)m * ldo + p + L5_LANES * v, acc[m][v]);                         \
     }
 L5_CONV_TILE(tile_m, L5_TILE_M, L5_TILE_PV)
 L5_CONV_TILE(tile_6, 6, L5_TILE6_PV)
@@ -176,7 +176,7 @@ static inline void lane_sums(float *out, const l5_vf *a, int count)
  * and r0 <= r < r0 + RB: the block summed in registers over p, then its
  * lanes added. */
 #define L5_WGRAD_BLOCK(NAME, MB, RB)                                                               \
-    static void NAME(float *restrict g, int K, const float *restrict d, size_t ldd,               \
+    static void NAME(float *restrict g, int K, const float *restrict d, size_t ldd,                \
                      const float *restrict in, const int *restrict off, int r0, size_t n)          \
     {                                                                                              \
         l5_vf acc[MB][RB];                                                                         \
@@ -184,8 +184,8 @@ static inline void lane_sums(float *out, const l5_vf *a, int count)
         L5_UNROLL                                                                                  \
         for (int i = 0; i < (MB); i++)                                                             \
             L5_UNROLL                                                                              \
-            for (int j = 0; j < (RB); j++)                                                         \
-                acc[i][j] = (l5_vf){ 0 };                                                          \
+        for (int j = 0; j < (RB); j++)                                                             \
+            acc[i][j] = (l5_vf){ 0 };                                                              \
         for (size_t p = 0; p < n; p += L5_LANES) {                                                 \
             l5_vf dv[MB], xv[RB];                                                                  \
             L5_UNROLL                                                                              \
@@ -197,15 +197,15 @@ static inline void lane_sums(float *out, const l5_vf *a, int count)
             L5_UNROLL                                                                              \
             for (int i = 0; i < (MB); i++)                                                         \
                 L5_UNROLL                                                                          \
-                for (int j = 0; j < (RB); j++)                                                     \
-                    acc[i][j] += dv[i] * xv[j];                                                    \
+            for (int j = 0; j < (RB); j++)                                                         \
+                acc[i][j] += dv[i] * xv[j];                                                        \
         }                                                                                          \
         lane_sums(sum, &acc[0][0], (MB) * (RB));                                                   \
         L5_UNROLL                                                                                  \
         for (int i = 0; i < (MB); i++)                                                             \
             L5_UNROLL                                                                              \
-            for (int j = 0; j < (RB); j++)                                                         \
-                g[(size_t)i * K + r0 + j] += sum[i * (RB) + j];                                    \
+        for (int j = 0; j < (RB); j++)                                                             \
+            g[(size_t)i * K + r0 + j] += sum[i * (RB) + j];                                        \
     }
 L5_WGRAD_BLOCK(wgrad_6xb, 6, L5_WG6_RB)
 L5_WGRAD_BLOCK(wgrad_6x1, 6, 1)
@@ -246,7 +246,47 @@ static void row_sums(float *restrict g, int M, const float *restrict d, size_t n
     }
 }
 
-const l5_conv_ops L5_SET(l5_conv_ops) = { L5_SET_NAME, conv_tile, wgrad_rows, row_sums };
+/* y = max(x, 0). */
+static void relu_forward(float *restrict y, const float *restrict x, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        y[j] = x[j] > 0.0f ? x[j] : 0.0f;
+}
+
+/* dx = dy where the output y is positive. */
+static void relu_backward(float *restrict dx, const float *restrict dy, const float *restrict y,
+                          size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        dx[j] = y[j] > 0.0f ? dy[j] : 0.0f;
+}
+
+/* 2x2, stride 2, x (C, H, W) to y (C, OH, OW); argmax[o] is the index in x
+ * of output o's maximum, the first one on ties (as in PyTorch). */
+static void maxpool_forward(int *restrict argmax, float *restrict y, const float *restrict x, int C,
+                            int H, int W, int OH, int OW)
+{
+    for (int c = 0; c < C; c++)
+        for (int oy = 0; oy < OH; oy++) {
+            const int row = (c * H + 2 * oy) * W, o0 = (c * OH + oy) * OW;
+            for (int ox = 0; ox < OW; ox++) {
+                const float *t = x + row + 2 * ox;
+                float best = t[0]; /* replaced on > only: the first maximum wins */
+                int at = 0;
+                at = t[1] > best ? 1 : at;
+                best = t[1] > best ? t[1] : best;
+                at = t[W] > best ? W : at;
+                best = t[W] > best ? t[W] : best;
+                at = t[W + 1] > best ? W + 1 : at;
+                best = t[W + 1] > best ? t[W + 1] : best;
+                y[o0 + ox] = best;
+                argmax[o0 + ox] = row + 2 * ox + at;
+            }
+        }
+}
+
+const l5_conv_ops L5_SET(l5_conv_ops) = { L5_SET_NAME,  conv_tile,     wgrad_rows,     row_sums,
+                                          relu_forward, relu_backward, maxpool_forward };
 
 #if L5_CONV_ISA == 1
 /* The other sets exist when CMake built them (x86-64, GCC or Clang). */
@@ -268,8 +308,8 @@ const l5_conv_ops *l5_conv_ops_pick(char *why, size_t why_len)
     const char *want = getenv("GPULAB_LAB05_ISA");
     if (!want || !*want)
         return best;
-    const l5_conv_ops *named = !strcmp(want, "generic") ? &l5_conv_ops_generic
-                               : !strcmp(want, "avx2")  ? avx2
+    const l5_conv_ops *named = !strcmp(want, "generic")  ? &l5_conv_ops_generic
+                               : !strcmp(want, "avx2")   ? avx2
                                : !strcmp(want, "avx512") ? avx512
                                                          : NULL;
     if (!named)

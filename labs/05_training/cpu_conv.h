@@ -10,6 +10,7 @@
  *   conv_tile:  out (M, n) = init + Wt^T . X,   wt (K, M), X[r][p] = in[off[r] + p]
  *   wgrad_rows: G (M, K) += D (M, n) . X^T
  *   row_sums:   g[m] += the sum of row m of D (M, n)
+ * and ReLU and 2x2 max-pooling, forward (ReLU backward too).
  * n is a multiple of L5_CONV_N (16 floats: a whole number of vectors on
  * every set). Every sum runs in an order fixed by the code and the set, so
  * a set gives the same bits whatever thread calls it.
@@ -28,6 +29,11 @@ typedef struct l5_conv_ops {
     void (*wgrad_rows)(float *g, int M, int K, const float *d, size_t ldd, const float *in,
                        const int *off, size_t n);
     void (*row_sums)(float *g, int M, const float *d, size_t n);
+    /* The other per-sample layers, plain loops the compiler vectorises for the set. */
+    void (*relu_forward)(float *y, const float *x, size_t n);
+    void (*relu_backward)(float *dx, const float *dy, const float *y, size_t n);
+    void (*maxpool_forward)(int *argmax, float *y, const float *x, int C, int H, int W, int OH,
+                            int OW);
 } l5_conv_ops;
 
 /* The set to use: GPULAB_LAB05_ISA (avx512, avx2 or generic) when set and

@@ -28,8 +28,9 @@
  * fixed slices of consecutive samples; a slice sums its samples' weight
  * gradients in sample order into its own buffer, and the slices are added
  * in slice order. Which thread works on which slice changes nothing, and
- * every loop sums in an order fixed by the code. OpenBLAS runs
- * single-threaded inside the trainer (these threads are the parallelism).
+ * every loop sums in an order fixed by the code and the instruction set
+ * (cpu_conv.h). OpenBLAS runs single-threaded inside the trainer (these
+ * threads are the parallelism).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "net.h"
@@ -53,26 +54,10 @@ void l5_gemm_cpu(int ta, int tb, int M, int N, int K, float alpha, const float *
 
 /* ---- convolutions of one sample ------------------------------------------- */
 
-/*
- * Every convolution here, forward or backward, is one of cpu_conv.c's loops
- * over a sample's planes laid out at the padded width wp (see the file's
- * comment), from the instruction set l5_conv_ops_pick chose (c->conv):
- *
- *   conv_tile:  out (M, n) = init + Wt^T . X,   X[r][p] = in[off[r] + p]
- *   wgrad_rows: G (M, K) += D (M, n) . X^T
- *
- * X is never built: row r of it is the input read from offset off[r] on.
- * The other per-sample loops (ReLU, pooling) are plain C that the compiler
- * vectorises; L5_HOT asks for a copy of each for AVX-512, AVX2 and the
- * default on x86-64, chosen when the program loads.
- */
+/* Every convolution here, forward or backward, is one of cpu_conv.c's loops
+ * (conv_tile, wgrad_rows; see the file's comment) from the instruction set
+ * l5_conv_ops_pick chose, c->conv, which also has ReLU and max-pooling. */
 #define L5_ALIGN 64 /* every buffer's length is a multiple of this */
-
-#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || __GNUC__ >= 11)
-#define L5_HOT __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define L5_HOT
-#endif
 
 static size_t round_up(size_t n, size_t to)
 {
@@ -213,8 +198,8 @@ static void conv_backward(const l5_cpu *c, int li, const float *x, const float *
     for (int o = 0; o < l->oc; o++)
         memcpy(dz + (size_t)o * p->dz_stride + lead, dyw + (size_t)o * p->n_out,
                sizeof(float) * (size_t)l->oh * p->wp);
-    c->conv->conv_tile(dxw, p->n_in, l->c, p->wt_dx, dz + (size_t)l->pad * p->wp, p->off_dx, p->K_dx,
-              p->n_in, NULL);
+    c->conv->conv_tile(dxw, p->n_in, l->c, p->wt_dx, dz + (size_t)l->pad * p->wp, p->off_dx,
+                       p->K_dx, p->n_in, NULL);
     for (int ch = 0; ch < l->c; ch++) /* dx: the inside of the padding */
         for (int iy = 0; iy < l->h; iy++)
             memcpy(dx + ((size_t)ch * l->h + iy) * l->w,
@@ -224,52 +209,12 @@ static void conv_backward(const l5_cpu *c, int li, const float *x, const float *
 
 /* ---- the other layers of one sample --------------------------------------- */
 
-/* 2x2, stride 2; argmax[o] is the index in x of output o's maximum. */
-L5_HOT static void maxpool_forward(int *restrict argmax, float *restrict y, const float *restrict x,
-                                   const l5_layer *l)
-{
-    const int w = l->w;
-    for (int c = 0; c < l->c; c++)
-        for (int oy = 0; oy < l->oh; oy++) {
-            const int row = (c * l->h + 2 * oy) * w;
-            const int o0 = (c * l->oh + oy) * l->ow;
-            for (int ox = 0; ox < l->ow; ox++) {
-                const float *t = x + row + 2 * ox;
-                /* the first maximum wins, as in PyTorch: replace on > only */
-                float best = t[0];
-                int at = 0;
-                at = t[1] > best ? 1 : at;
-                best = t[1] > best ? t[1] : best;
-                at = t[w] > best ? w : at;
-                best = t[w] > best ? t[w] : best;
-                at = t[w + 1] > best ? w + 1 : at;
-                best = t[w + 1] > best ? t[w + 1] : best;
-                y[o0 + ox] = best;
-                argmax[o0 + ox] = row + 2 * ox + at;
-            }
-        }
-}
-
 static void maxpool_backward(float *dx, const float *dy, const int *argmax, const l5_layer *l)
 {
     size_t n_out = l5_layer_out_size(l);
     memset(dx, 0, sizeof(float) * l5_layer_in_size(l));
     for (size_t o = 0; o < n_out; o++)
         dx[argmax[o]] = dy[o]; /* windows do not overlap: one output per input */
-}
-
-L5_HOT static void relu_forward(float *restrict y, const float *restrict x, size_t n)
-{
-    for (size_t j = 0; j < n; j++)
-        y[j] = x[j] > 0.0f ? x[j] : 0.0f;
-}
-
-/* dx = dy where the output y is positive (dx and dy are different buffers). */
-L5_HOT static void relu_backward(float *restrict dx, const float *restrict dy,
-                                 const float *restrict y, size_t n)
-{
-    for (size_t j = 0; j < n; j++)
-        dx[j] = y[j] > 0.0f ? dy[j] : 0.0f;
 }
 
 /* The per-sample layers' forward pass for sample b. */
@@ -285,10 +230,10 @@ static void sample_forward(const l5_cpu *c, int b, float *scratch)
             conv_forward(c, i, x, y, scratch + 2 * c->sample_floats);
             break;
         case L5_RELU:
-            relu_forward(y, x, out);
+            c->conv->relu_forward(y, x, out);
             break;
         case L5_MAXPOOL:
-            maxpool_forward(c->argmax[i] + b * out, y, x, l);
+            c->conv->maxpool_forward(c->argmax[i] + b * out, y, x, l->c, l->h, l->w, l->oh, l->ow);
             break;
         case L5_FLATTEN:
             memcpy(y, x, sizeof(float) * out);
@@ -321,7 +266,7 @@ static void sample_backward(const l5_cpu *c, int b, float *grads, float *scratch
             break;
         case L5_RELU:
             if (dx)
-                relu_backward(dx, dy, c->act[i + 1] + b * out, out);
+                c->conv->relu_backward(dx, dy, c->act[i + 1] + b * out, out);
             break;
         case L5_MAXPOOL:
             if (dx)
@@ -577,7 +522,7 @@ static void forward_logits(l5_cpu *c, const float *x, int B)
         if (l->kind == L5_LINEAR)
             linear_forward(c, l, c->act[i], c->act[i + 1], B);
         else
-            relu_forward(c->act[i + 1], c->act[i], (size_t)B * l5_layer_out_size(l));
+            c->conv->relu_forward(c->act[i + 1], c->act[i], (size_t)B * l5_layer_out_size(l));
     }
     blas_restore(blas_threads);
 }
@@ -602,7 +547,8 @@ void l5_cpu_backward(l5_cpu *c, int B)
         if (l->kind == L5_LINEAR)
             linear_backward(c, l, c->act[i], c->dact[i + 1], dx, B);
         else if (dx)
-            relu_backward(dx, c->dact[i + 1], c->act[i + 1], (size_t)B * l5_layer_out_size(l));
+            c->conv->relu_backward(dx, c->dact[i + 1], c->act[i + 1],
+                                   (size_t)B * l5_layer_out_size(l));
     }
     if (c->n_sample > 0) {
         run_parallel(c, B, 1);

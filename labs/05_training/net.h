@@ -151,10 +151,10 @@ typedef struct l5_cpu {
     float *slice_grads;         /* L5_CPU_SLICES x n_sample_params */
     struct l5_conv_plan *plan;  /* per layer: how cpu_train.c runs a conv layer */
     const struct l5_conv_ops *conv; /* the vector loops for this CPU (cpu_conv.h) */
-    float *scratch;             /* per thread: two layer gradients, then a conv's work space */
-    size_t sample_floats;       /* one of those gradients: the largest per-sample layer input */
-    size_t scratch_floats;      /* per thread */
-    float *losses;              /* per sample */
+    float *scratch;                 /* per thread: two layer gradients, then a conv's work space */
+    size_t sample_floats;           /* one of those gradients: the largest per-sample layer input */
+    size_t scratch_floats;          /* per thread */
+    float *losses;                  /* per sample */
     l5_adam adam;
 } l5_cpu;
 
