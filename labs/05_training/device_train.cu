@@ -20,6 +20,18 @@
  *   from_rows_kernel  (OC, B*P) -> (B, OC, P)
  *   to_rows_kernel    (B, OC, P) -> (OC, B*P)
  *   fill_kernel       x = value
+ *
+ * The plain CPU loop im2col_kernel ports (the CPU trainer computes the same
+ * products without building cols: cpu_train.c); col2im_kernel adds dcols
+ * back the same way, each dx element summing the entries it was copied to:
+ *
+ *   for (b, c, oy, ox)                  // a thread per (c, b, output pixel)
+ *       for (ki = 0; ki < k; ki++)
+ *           for (kj = 0; kj < k; kj++) {
+ *               iy = oy + ki - pad, ix = ox + kj - pad;
+ *               cols[(c k + ki) k + kj][b P + oy OW + ox] =
+ *                   inside(iy, ix) ? x[b][c][iy][ix] : 0;
+ *           }
  */
 #include "device_train.h"
 #include "student.h"
