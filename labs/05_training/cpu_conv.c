@@ -246,6 +246,25 @@ static void row_sums(float *restrict g, int M, const float *restrict d, size_t n
     }
 }
 
+/* rows rows of n floats from src to dst, inline: the rows here are 2 to 32
+ * floats, too short for a memcpy call to pay (it was ~8% of the time).
+ * GCC would turn the loop back into memcpy calls; the attribute stops it. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
+static void
+copy_rows(float *restrict dst, size_t dst_stride, const float *restrict src, size_t src_stride,
+          int rows, int n)
+{
+    for (int r = 0; r < rows; r++, dst += dst_stride, src += src_stride) {
+        int j = 0;
+        for (; j + 4 <= n; j += 4)
+            memcpy(dst + j, src + j, 4 * sizeof(float));
+        for (; j < n; j++)
+            dst[j] = src[j];
+    }
+}
+
 /* y = max(x, 0). */
 static void relu_forward(float *restrict y, const float *restrict x, size_t n)
 {
@@ -262,12 +281,37 @@ static void relu_backward(float *restrict dx, const float *restrict dy, const fl
 }
 
 /* 2x2, stride 2, x (C, H, W) to y (C, OH, OW); argmax[o] is the index in x
- * of output o's maximum, the first one on ties (as in PyTorch). */
+ * of output o's maximum, the first one on ties (as in PyTorch). When W is
+ * even, a channel's pairs of neighbours (x[2k], x[2k+1]) are first reduced
+ * to the larger one and where it was (a loop over every pair of the plane,
+ * which vectorises), then each output takes the larger of its two pairs,
+ * the upper on ties: the same choice as a scan of the window in row-major
+ * order replacing on > (NaNs aside). */
 static void maxpool_forward(int *restrict argmax, float *restrict y, const float *restrict x, int C,
                             int H, int W, int OH, int OW)
 {
-    for (int c = 0; c < C; c++)
-        for (int oy = 0; oy < OH; oy++) {
+    enum { MAX_PAIRS = 1024 };
+    float hv[MAX_PAIRS];
+    int hi[MAX_PAIRS];
+    const int pairs = H * OW;
+    for (int c = 0; c < C; c++) {
+        const float *xc = x + (size_t)c * H * W;
+        if (W == 2 * OW && pairs <= MAX_PAIRS) {
+            for (int k = 0; k < pairs; k++) {
+                float a = xc[2 * k], b = xc[2 * k + 1];
+                hi[k] = b > a;
+                hv[k] = b > a ? b : a;
+            }
+            for (int oy = 0; oy < OH; oy++)
+                for (int ox = 0; ox < OW; ox++) {
+                    int k0 = 2 * oy * OW + ox, k1 = k0 + OW, low = hv[k1] > hv[k0];
+                    int o = (c * OH + oy) * OW + ox;
+                    y[o] = low ? hv[k1] : hv[k0];
+                    argmax[o] = (c * H + 2 * oy + low) * W + 2 * ox + (low ? hi[k1] : hi[k0]);
+                }
+            continue;
+        }
+        for (int oy = 0; oy < OH; oy++) { /* odd widths: scan each window */
             const int row = (c * H + 2 * oy) * W, o0 = (c * OH + oy) * OW;
             for (int ox = 0; ox < OW; ox++) {
                 const float *t = x + row + 2 * ox;
@@ -283,10 +327,13 @@ static void maxpool_forward(int *restrict argmax, float *restrict y, const float
                 argmax[o0 + ox] = row + 2 * ox + at;
             }
         }
+    }
 }
 
-const l5_conv_ops L5_SET(l5_conv_ops) = { L5_SET_NAME,  conv_tile,     wgrad_rows,     row_sums,
-                                          relu_forward, relu_backward, maxpool_forward };
+const l5_conv_ops L5_SET(l5_conv_ops) = {
+    L5_SET_NAME, conv_tile,    wgrad_rows,    row_sums,
+    copy_rows,   relu_forward, relu_backward, maxpool_forward,
+};
 
 #if L5_CONV_ISA == 1
 /* The other sets exist when CMake built them (x86-64, GCC or Clang). */

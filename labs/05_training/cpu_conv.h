@@ -29,6 +29,9 @@ typedef struct l5_conv_ops {
     void (*wgrad_rows)(float *g, int M, int K, const float *d, size_t ldd, const float *in,
                        const int *off, size_t n);
     void (*row_sums)(float *g, int M, const float *d, size_t n);
+    /* rows rows of n floats, src_stride apart, to dst, dst_stride apart */
+    void (*copy_rows)(float *dst, size_t dst_stride, const float *src, size_t src_stride, int rows,
+                      int n);
     /* The other per-sample layers, plain loops the compiler vectorises for the set. */
     void (*relu_forward)(float *y, const float *x, size_t n);
     void (*relu_backward)(float *dx, const float *dy, const float *y, size_t n);

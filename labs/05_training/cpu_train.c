@@ -149,14 +149,13 @@ static void conv_plan_weights(l5_conv_plan *p, const l5_layer *l, const float *W
 }
 
 /* xp from one sample's x (C, H, W): zeros around and after the planes. */
-static void pad_input(float *restrict xp, const float *restrict x, const l5_layer *l,
+static void pad_input(const l5_cpu *cpu, float *xp, const float *x, const l5_layer *l,
                       const l5_conv_plan *p)
 {
     memset(xp, 0, sizeof(float) * p->xp_floats);
     for (int c = 0; c < l->c; c++)
-        for (int iy = 0; iy < l->h; iy++)
-            memcpy(xp + ((size_t)c * p->hp + iy + l->pad) * p->wp + l->pad,
-                   x + ((size_t)c * l->h + iy) * l->w, sizeof(float) * (size_t)l->w);
+        cpu->conv->copy_rows(xp + ((size_t)c * p->hp + l->pad) * p->wp + l->pad, p->wp,
+                             x + (size_t)c * l->h * l->w, l->w, l->h, l->w);
 }
 
 static void conv_forward(const l5_cpu *c, int li, const float *x, float *y, float *scratch)
@@ -165,12 +164,11 @@ static void conv_forward(const l5_cpu *c, int li, const float *x, float *y, floa
     const l5_conv_plan *p = &c->plan[li];
     const float *bias = c->params + c->net->tensor[l->bias].offset;
     float *xp = scratch, *yw = xp + p->xp_floats;
-    pad_input(xp, x, l, p);
+    pad_input(c, xp, x, l, p);
     c->conv->conv_tile(yw, p->n_out, l->oc, p->wt, xp, p->off, p->K, p->n_out, bias);
     for (int o = 0; o < l->oc; o++) /* y = the first ow columns of yw's rows */
-        for (int oy = 0; oy < l->oh; oy++)
-            memcpy(y + ((size_t)o * l->oh + oy) * l->ow, yw + (size_t)o * p->n_out + oy * p->wp,
-                   sizeof(float) * (size_t)l->ow);
+        c->conv->copy_rows(y + (size_t)o * l->oh * l->ow, l->ow, yw + (size_t)o * p->n_out, p->wp,
+                           l->oh, l->ow);
 }
 
 /* Adds the sample's dW and db to grads (a slice's buffer); dx may be NULL. */
@@ -184,12 +182,11 @@ static void conv_backward(const l5_cpu *c, int li, const float *x, const float *
     const size_t lead = (size_t)(k - 1) * p->wp + (k - 1);
     float *xp = scratch, *dyw = xp + p->xp_floats, *dz = dyw + (size_t)l->oc * p->n_out;
     float *dxw = dz + (size_t)l->oc * p->dz_stride;
-    pad_input(xp, x, l, p);
+    pad_input(c, xp, x, l, p);
     memset(dyw, 0, sizeof(float) * (size_t)l->oc * p->n_out);
     for (int o = 0; o < l->oc; o++) /* dyw: dy at the padded width, zeros after ow */
-        for (int oy = 0; oy < l->oh; oy++)
-            memcpy(dyw + (size_t)o * p->n_out + (size_t)oy * p->wp,
-                   dy + ((size_t)o * l->oh + oy) * l->ow, sizeof(float) * (size_t)l->ow);
+        c->conv->copy_rows(dyw + (size_t)o * p->n_out, p->wp, dy + (size_t)o * l->oh * l->ow, l->ow,
+                           l->oh, l->ow);
     c->conv->row_sums(grads + tb->offset, l->oc, dyw, p->n_out);
     c->conv->wgrad_rows(grads + tw->offset, l->oc, p->K, dyw, p->n_out, xp, p->off, p->n_out);
     if (!dx)
@@ -201,10 +198,8 @@ static void conv_backward(const l5_cpu *c, int li, const float *x, const float *
     c->conv->conv_tile(dxw, p->n_in, l->c, p->wt_dx, dz + (size_t)l->pad * p->wp, p->off_dx,
                        p->K_dx, p->n_in, NULL);
     for (int ch = 0; ch < l->c; ch++) /* dx: the inside of the padding */
-        for (int iy = 0; iy < l->h; iy++)
-            memcpy(dx + ((size_t)ch * l->h + iy) * l->w,
-                   dxw + (size_t)ch * p->n_in + (size_t)iy * p->wp + l->pad,
-                   sizeof(float) * (size_t)l->w);
+        c->conv->copy_rows(dx + (size_t)ch * l->h * l->w, l->w, dxw + (size_t)ch * p->n_in + l->pad,
+                           p->wp, l->h, l->w);
 }
 
 /* ---- the other layers of one sample --------------------------------------- */
