@@ -283,8 +283,18 @@ static void log_close(run_log *log)
         fclose(log->csv);
 }
 
+/* The whole process's CPU time (CLOCK_PROCESS_CPUTIME_ID): unlike the wall
+ * clock, it does not grow when other programs share the cores. */
+static double process_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 typedef struct epoch_result {
     double seconds;                    /* CPU wall clock around the whole epoch */
+    double cpu_seconds;                /* the process's CPU time over it, every thread */
     float first_loss, last_loss;       /* mean of the first / last tenth of the steps */
     double h2d_ms, compute_ms, d2h_ms; /* device: sums of the steps' event times */
 } epoch_result;
@@ -298,7 +308,7 @@ static epoch_result run_epoch(l5_cpu *cpu, l5_gpu *g, const l5_images *set, cons
     double first = 0, last = 0;
     memset(&r, 0, sizeof(r));
     lab_progress *p = lab_progress_create(stderr, label, (uint64_t)steps, LAB_PROGRESS_AUTO);
-    double t0 = lab_wall_seconds();
+    double t0 = lab_wall_seconds(), c0 = process_cpu_seconds();
     for (int s = 0; s < steps; s++) {
         int at = s * batch, B = set->n - at < batch ? set->n - at : batch, correct = 0;
         const float *x = set->x + (size_t)at * L5_IMG_PIXELS;
@@ -318,6 +328,7 @@ static epoch_result run_epoch(l5_cpu *cpu, l5_gpu *g, const l5_images *set, cons
         lab_progress_update(p, (uint64_t)s + 1);
     }
     r.seconds = lab_wall_seconds() - t0;
+    r.cpu_seconds = process_cpu_seconds() - c0;
     lab_progress_destroy(p);
     r.first_loss = (float)(first / tenth);
     r.last_loss = (float)(last / tenth);
@@ -458,6 +469,12 @@ int l5_demo(const l5_demo_options *opt)
                "GPULAB_SIM_MODEL=off for the simulator's CPU time.\n",
                device_clock(), dev_s, dev_s < rc.seconds ? rc.seconds / dev_s : dev_s / rc.seconds,
                dev_s < rc.seconds ? "faster" : "slower", rc.seconds);
+    if (sim && !is_modeled() && rc.cpu_seconds > 0 && rg.cpu_seconds > 0)
+        printf("   process CPU time (every thread; steady when other programs share the cores): "
+               "CPU trainer %.3f s, %.0f images per CPU-second; device on the simulator %.3f s, "
+               "%.0f per CPU-second: %.3f of the CPU trainer's\n",
+               rc.cpu_seconds, epoch.n / rc.cpu_seconds, rg.cpu_seconds, epoch.n / rg.cpu_seconds,
+               rc.cpu_seconds / rg.cpu_seconds);
     printf("   (first/last loss: mean over the first/last tenth of the steps)\n");
     printf("   logs: TensorBoard events and steps.csv in %s/ and %s/\n"
            "   (all runs side by side: tensorboard --logdir %s)\n",
