@@ -131,7 +131,7 @@ static inline float lane_sum(const l5_vf *v)
     return s[0];
 }
 
-#if L5_LANES == 16
+#if L5_LANES == 16 && (defined(__clang__) || __GNUC__ >= 12) /* __builtin_shufflevector */
 /* out[j] = lane_sum(&a[j]) for j < 16, the same tree for 16 vectors at once:
  * each round adds two shuffles of pairs of vectors (15 shuffled additions
  * instead of 16 horizontal sums). */
@@ -164,7 +164,7 @@ static inline void lane_sums_16(float *out, const l5_vf *a)
 static inline void lane_sums(float *out, const l5_vf *a, int count)
 {
     int j = 0;
-#if L5_LANES == 16
+#if L5_LANES == 16 && (defined(__clang__) || __GNUC__ >= 12)
     for (; j + 16 <= count; j += 16)
         lane_sums_16(out + j, a + j);
 #endif
