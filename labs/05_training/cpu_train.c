@@ -21,18 +21,21 @@
  *   backward: dW += dy . X^T,  db += row sums of dy,
  *             dx = the forward loop again, over dy zero-padded by k - 1
  *                  and the flipped, transposed weights (conv_plan_weights).
- * The loops (conv_tile, wgrad_rows) keep a block of sums in vector
- * registers and read X straight from xp; their comments say how.
+ * The loops (cpu_conv.c: conv_tile, wgrad_rows) keep a block of sums in
+ * vector registers and read X straight from xp; their comments say how.
  *
  * Same bits for any number of threads: the batch is cut into L5_CPU_SLICES
  * fixed slices of consecutive samples; a slice sums its samples' weight
  * gradients in sample order into its own buffer, and the slices are added
  * in slice order. Which thread works on which slice changes nothing, and
- * every loop sums in an order fixed by the code. OpenBLAS runs
- * single-threaded inside the trainer (these threads are the parallelism).
+ * every loop sums in an order fixed by the code and the instruction set
+ * (cpu_conv.h). OpenBLAS runs single-threaded inside the trainer (these
+ * threads are the parallelism).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "net.h"
+
+#include "cpu_conv.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -51,176 +54,14 @@ void l5_gemm_cpu(int ta, int tb, int M, int N, int K, float alpha, const float *
 
 /* ---- convolutions of one sample ------------------------------------------- */
 
-/*
- * Every convolution here, forward or backward, is one of two loops over a
- * sample's planes laid out at the padded width wp (see the file's comment):
- *
- *   conv_tile:  out (M, n) = init + Wt^T . X,   X[r][p] = in[off[r] + p]
- *   wgrad_rows: G (M, K) += D (M, n) . X^T
- *
- * X is never built: row r of it is the input read from offset off[r] on.
- * Both loops keep their sums in vector registers: conv_tile holds M output
- * rows of a run of pixels and, for each r, loads the run of inputs once and
- * multiplies it by the M weights of that r; wgrad_rows holds a 2 x 8 block
- * of G as vectors over pixels and adds each one's lanes at the end. The
- * vectors are GCC's generic vectors (vector_size), so the same code compiles
- * to AVX-512, AVX2 or SSE; L5_HOT asks for one copy for each of those on
- * x86-64, chosen when the program loads. The order of every sum is fixed by
- * the code, never by the thread running it.
- */
-#define L5_LANES 16
+/* Every convolution here, forward or backward, is one of cpu_conv.c's loops
+ * (conv_tile, wgrad_rows; see the file's comment) from the instruction set
+ * l5_conv_ops_pick chose, c->conv, which also has ReLU and max-pooling. */
 #define L5_ALIGN 64 /* every buffer's length is a multiple of this */
-typedef float l5_vf __attribute__((vector_size(L5_LANES * sizeof(float))));
-typedef float l5_vh __attribute__((vector_size(L5_LANES / 2 * sizeof(float))));
-
-#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || __GNUC__ >= 11)
-#define L5_HOT __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define L5_HOT
-#endif
-
-#define L5_LOAD(v, p) memcpy(&(v), (p), sizeof(l5_vf))
-#define L5_STORE(p, v) memcpy((p), &(v), sizeof(l5_vf))
 
 static size_t round_up(size_t n, size_t to)
 {
     return (n + to - 1) / to * to;
-}
-
-/* out[m ldo + p] = init[m] (0 when init is NULL) + sum over r < K, in order,
- * of wt[r M + m] in[off[r] + p], for m < M and p < n, n a multiple of
- * L5_LANES * PV: M rows of PV vectors of sums stay in registers while r runs. */
-#define L5_CONV_TILE(NAME, M, PV)                                                                  \
-    L5_HOT static void NAME(float *restrict out, size_t ldo, const float *restrict wt,             \
-                            const float *restrict in, const int *restrict off, int K, size_t n,    \
-                            const float *restrict init)                                            \
-    {                                                                                              \
-        for (size_t p = 0; p < n; p += L5_LANES * (PV)) {                                          \
-            l5_vf acc[M][PV];                                                                      \
-            for (int m = 0; m < (M); m++)                                                          \
-                for (int v = 0; v < (PV); v++) {                                                   \
-                    acc[m][v] = (l5_vf){ 0 };                                                      \
-                    acc[m][v] += init ? init[m] : 0.0f;                                            \
-                }                                                                                  \
-            for (int r = 0; r < K; r++) {                                                          \
-                const float *x = in + off[r] + p, *w = wt + (size_t)r * (M);                       \
-                l5_vf xv[PV];                                                                      \
-                for (int v = 0; v < (PV); v++)                                                     \
-                    L5_LOAD(xv[v], x + L5_LANES * v);                                              \
-                for (int m = 0; m < (M); m++)                                                      \
-                    for (int v = 0; v < (PV); v++)                                                 \
-                        acc[m][v] += w[m] * xv[v];                                                 \
-            }                                                                                      \
-            for (int m = 0; m < (M); m++)                                                          \
-                for (int v = 0; v < (PV); v++)                                                     \
-                    L5_STORE(out + (size_t)m * ldo + p + L5_LANES * v, acc[m][v]);                 \
-        }                                                                                          \
-    }
-L5_CONV_TILE(conv_tile_16, 16, 1) /* 16 rows x 16 pixels: 16 registers of sums */
-L5_CONV_TILE(conv_tile_6, 6, 4)   /* 6 rows x 64 pixels: 24 registers */
-
-/* The pixels conv_tile takes at a time for M rows: n must be a multiple. */
-static size_t tile_width(int M)
-{
-    return M == 6 ? 4 * L5_LANES : L5_LANES;
-}
-
-static void conv_tile(float *out, size_t ldo, int M, const float *wt, const float *in,
-                      const int *off, int K, size_t n, const float *init)
-{
-    if (M == 16)
-        conv_tile_16(out, ldo, wt, in, off, K, n, init);
-    else if (M == 6)
-        conv_tile_6(out, ldo, wt, in, off, K, n, init);
-    else /* other widths: in tiles of 6 rows and a last one of 1 to 5 */
-        for (int m0 = 0; m0 < M; m0 += 6) {
-            int mm = M - m0 < 6 ? M - m0 : 6;
-            for (int m = 0; m < mm; m++) { /* a row at a time: the slow, general way */
-                for (size_t p = 0; p < n; p++) {
-                    float s = init ? init[m0 + m] : 0.0f;
-                    for (int r = 0; r < K; r++)
-                        s += wt[(size_t)r * M + m0 + m] * in[off[r] + p];
-                    out[(size_t)(m0 + m) * ldo + p] = s;
-                }
-            }
-        }
-}
-
-/* The lanes of v added as a tree: halves, then quarters, ... (fixed order). */
-static inline float lane_sum(const l5_vf *v)
-{
-    l5_vh lo, hi;
-    memcpy(&lo, v, sizeof(lo));
-    memcpy(&hi, (const char *)v + sizeof(lo), sizeof(hi));
-    lo += hi;
-    float s[L5_LANES / 2];
-    memcpy(s, &lo, sizeof(s));
-    return ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
-}
-
-/* G[m K + r] += sum over p < n of D[m ldd + p] in[off[r] + p], for m < M
- * and r < K; n a multiple of L5_LANES. Blocks of MB rows x RB columns of G
- * are summed in registers over p, then their lanes added. */
-#define L5_WGRAD_BLOCK(NAME, MB, RB)                                                               \
-    L5_HOT static void NAME(float *restrict g, int K, const float *restrict d, size_t ldd,         \
-                            const float *restrict in, const int *restrict off, int r0, size_t n)   \
-    {                                                                                              \
-        l5_vf acc[MB][RB];                                                                         \
-        for (int i = 0; i < (MB); i++)                                                             \
-            for (int j = 0; j < (RB); j++)                                                         \
-                acc[i][j] = (l5_vf){ 0 };                                                          \
-        for (size_t p = 0; p < n; p += L5_LANES) {                                                 \
-            l5_vf dv[MB], xv[RB];                                                                  \
-            for (int i = 0; i < (MB); i++)                                                         \
-                L5_LOAD(dv[i], d + (size_t)i * ldd + p);                                           \
-            for (int j = 0; j < (RB); j++)                                                         \
-                L5_LOAD(xv[j], in + off[r0 + j] + p);                                              \
-            for (int i = 0; i < (MB); i++)                                                         \
-                for (int j = 0; j < (RB); j++)                                                     \
-                    acc[i][j] += dv[i] * xv[j];                                                    \
-        }                                                                                          \
-        for (int i = 0; i < (MB); i++)                                                             \
-            for (int j = 0; j < (RB); j++)                                                         \
-                g[(size_t)i * K + r0 + j] += lane_sum(&acc[i][j]);                                 \
-    }
-L5_WGRAD_BLOCK(wgrad_6x4, 6, 4) /* 24 registers of sums, 10 loads for 24 products */
-L5_WGRAD_BLOCK(wgrad_6x1, 6, 1)
-L5_WGRAD_BLOCK(wgrad_4x4, 4, 4) /* 16 registers, 8 loads for 16 products */
-L5_WGRAD_BLOCK(wgrad_4x1, 4, 1)
-L5_WGRAD_BLOCK(wgrad_1x1, 1, 1)
-
-typedef void l5_wgrad_fn(float *, int, const float *, size_t, const float *, const int *, int,
-                         size_t);
-
-static void wgrad_rows(float *g, int M, int K, const float *d, size_t ldd, const float *in,
-                       const int *off, size_t n)
-{
-    int mb = M % 6 == 0 ? 6 : M % 4 == 0 ? 4 : 1;
-    l5_wgrad_fn *block = mb == 6 ? wgrad_6x4 : mb == 4 ? wgrad_4x4 : NULL;
-    l5_wgrad_fn *one = mb == 6 ? wgrad_6x1 : mb == 4 ? wgrad_4x1 : wgrad_1x1;
-    for (int m = 0; m < M; m += mb) {
-        float *gm = g + (size_t)m * K;
-        const float *dm = d + (size_t)m * ldd;
-        int r = 0;
-        for (; block && r + 4 <= K; r += 4)
-            block(gm, K, dm, ldd, in, off, r, n);
-        for (; r < K; r++)
-            one(gm, K, dm, ldd, in, off, r, n);
-    }
-}
-
-/* g[m] += the sum of row m of D (M, n), n a multiple of L5_LANES: a vector
- * of partial sums over the row, then its lanes. */
-L5_HOT static void row_sums(float *restrict g, int M, const float *restrict d, size_t n)
-{
-    for (int m = 0; m < M; m++) {
-        l5_vf acc = { 0 }, v;
-        for (size_t p = 0; p < n; p += L5_LANES) {
-            L5_LOAD(v, d + (size_t)m * n + p);
-            acc += v;
-        }
-        g[m] += lane_sum(&acc);
-    }
 }
 
 /*
@@ -242,7 +83,7 @@ L5_HOT static void row_sums(float *restrict g, int M, const float *restrict d, s
  */
 typedef struct l5_conv_plan {
     int wp, hp, K, K_dx;
-    size_t n_out, n_in;          /* oh wp and h wp rounded up to L5_ALIGN */
+    size_t n_out, n_in;          /* oh wp and h wp rounded up to L5_CONV_N */
     size_t xp_floats, dz_stride; /* xp's length; one plane of dz */
     int *off, *off_dx;           /* K and K_dx = OC k k offsets */
     float *wt, *wt_dx;           /* (K, OC) and (K_dx, C) */
@@ -255,8 +96,8 @@ static size_t conv_plan_make(l5_conv_plan *p, const l5_layer *l, int *failed)
     p->hp = l->h + 2 * l->pad;
     p->K = l->c * k * k;
     p->K_dx = l->oc * k * k;
-    p->n_out = round_up((size_t)l->oh * p->wp, tile_width(l->oc));
-    p->n_in = round_up((size_t)l->h * p->wp, tile_width(l->c));
+    p->n_out = round_up((size_t)l->oh * p->wp, L5_CONV_N);
+    p->n_in = round_up((size_t)l->h * p->wp, L5_CONV_N);
     size_t plane = (size_t)p->hp * p->wp, lead = (size_t)(k - 1) * p->wp + (k - 1);
     size_t reach = (size_t)(l->c - 1) * plane + lead + p->n_out; /* the last row of X's end */
     p->xp_floats = round_up(reach > l->c * plane ? reach : l->c * plane, L5_ALIGN);
@@ -308,14 +149,13 @@ static void conv_plan_weights(l5_conv_plan *p, const l5_layer *l, const float *W
 }
 
 /* xp from one sample's x (C, H, W): zeros around and after the planes. */
-static void pad_input(float *restrict xp, const float *restrict x, const l5_layer *l,
+static void pad_input(const l5_cpu *cpu, float *xp, const float *x, const l5_layer *l,
                       const l5_conv_plan *p)
 {
     memset(xp, 0, sizeof(float) * p->xp_floats);
     for (int c = 0; c < l->c; c++)
-        for (int iy = 0; iy < l->h; iy++)
-            memcpy(xp + ((size_t)c * p->hp + iy + l->pad) * p->wp + l->pad,
-                   x + ((size_t)c * l->h + iy) * l->w, sizeof(float) * (size_t)l->w);
+        cpu->conv->copy_rows(xp + ((size_t)c * p->hp + l->pad) * p->wp + l->pad, p->wp,
+                             x + (size_t)c * l->h * l->w, l->w, l->h, l->w);
 }
 
 static void conv_forward(const l5_cpu *c, int li, const float *x, float *y, float *scratch)
@@ -324,12 +164,11 @@ static void conv_forward(const l5_cpu *c, int li, const float *x, float *y, floa
     const l5_conv_plan *p = &c->plan[li];
     const float *bias = c->params + c->net->tensor[l->bias].offset;
     float *xp = scratch, *yw = xp + p->xp_floats;
-    pad_input(xp, x, l, p);
-    conv_tile(yw, p->n_out, l->oc, p->wt, xp, p->off, p->K, p->n_out, bias);
+    pad_input(c, xp, x, l, p);
+    c->conv->conv_tile(yw, p->n_out, l->oc, p->wt, xp, p->off, p->K, p->n_out, bias);
     for (int o = 0; o < l->oc; o++) /* y = the first ow columns of yw's rows */
-        for (int oy = 0; oy < l->oh; oy++)
-            memcpy(y + ((size_t)o * l->oh + oy) * l->ow, yw + (size_t)o * p->n_out + oy * p->wp,
-                   sizeof(float) * (size_t)l->ow);
+        c->conv->copy_rows(y + (size_t)o * l->oh * l->ow, l->ow, yw + (size_t)o * p->n_out, p->wp,
+                           l->oh, l->ow);
 }
 
 /* Adds the sample's dW and db to grads (a slice's buffer); dx may be NULL. */
@@ -343,56 +182,27 @@ static void conv_backward(const l5_cpu *c, int li, const float *x, const float *
     const size_t lead = (size_t)(k - 1) * p->wp + (k - 1);
     float *xp = scratch, *dyw = xp + p->xp_floats, *dz = dyw + (size_t)l->oc * p->n_out;
     float *dxw = dz + (size_t)l->oc * p->dz_stride;
-    pad_input(xp, x, l, p);
+    pad_input(c, xp, x, l, p);
     memset(dyw, 0, sizeof(float) * (size_t)l->oc * p->n_out);
     for (int o = 0; o < l->oc; o++) /* dyw: dy at the padded width, zeros after ow */
-        for (int oy = 0; oy < l->oh; oy++)
-            memcpy(dyw + (size_t)o * p->n_out + (size_t)oy * p->wp,
-                   dy + ((size_t)o * l->oh + oy) * l->ow, sizeof(float) * (size_t)l->ow);
-    row_sums(grads + tb->offset, l->oc, dyw, p->n_out);
-    wgrad_rows(grads + tw->offset, l->oc, p->K, dyw, p->n_out, xp, p->off, p->n_out);
+        c->conv->copy_rows(dyw + (size_t)o * p->n_out, p->wp, dy + (size_t)o * l->oh * l->ow, l->ow,
+                           l->oh, l->ow);
+    c->conv->row_sums(grads + tb->offset, l->oc, dyw, p->n_out);
+    c->conv->wgrad_rows(grads + tw->offset, l->oc, p->K, dyw, p->n_out, xp, p->off, p->n_out);
     if (!dx)
         return;
     memset(dz, 0, sizeof(float) * (size_t)l->oc * p->dz_stride);
     for (int o = 0; o < l->oc; o++)
         memcpy(dz + (size_t)o * p->dz_stride + lead, dyw + (size_t)o * p->n_out,
                sizeof(float) * (size_t)l->oh * p->wp);
-    conv_tile(dxw, p->n_in, l->c, p->wt_dx, dz + (size_t)l->pad * p->wp, p->off_dx, p->K_dx,
-              p->n_in, NULL);
+    c->conv->conv_tile(dxw, p->n_in, l->c, p->wt_dx, dz + (size_t)l->pad * p->wp, p->off_dx,
+                       p->K_dx, p->n_in, NULL);
     for (int ch = 0; ch < l->c; ch++) /* dx: the inside of the padding */
-        for (int iy = 0; iy < l->h; iy++)
-            memcpy(dx + ((size_t)ch * l->h + iy) * l->w,
-                   dxw + (size_t)ch * p->n_in + (size_t)iy * p->wp + l->pad,
-                   sizeof(float) * (size_t)l->w);
+        c->conv->copy_rows(dx + (size_t)ch * l->h * l->w, l->w, dxw + (size_t)ch * p->n_in + l->pad,
+                           p->wp, l->h, l->w);
 }
 
 /* ---- the other layers of one sample --------------------------------------- */
-
-/* 2x2, stride 2; argmax[o] is the index in x of output o's maximum. */
-L5_HOT static void maxpool_forward(int *restrict argmax, float *restrict y, const float *restrict x,
-                                   const l5_layer *l)
-{
-    const int w = l->w;
-    for (int c = 0; c < l->c; c++)
-        for (int oy = 0; oy < l->oh; oy++) {
-            const int row = (c * l->h + 2 * oy) * w;
-            const int o0 = (c * l->oh + oy) * l->ow;
-            for (int ox = 0; ox < l->ow; ox++) {
-                const float *t = x + row + 2 * ox;
-                /* the first maximum wins, as in PyTorch: replace on > only */
-                float best = t[0];
-                int at = 0;
-                at = t[1] > best ? 1 : at;
-                best = t[1] > best ? t[1] : best;
-                at = t[w] > best ? w : at;
-                best = t[w] > best ? t[w] : best;
-                at = t[w + 1] > best ? w + 1 : at;
-                best = t[w + 1] > best ? t[w + 1] : best;
-                y[o0 + ox] = best;
-                argmax[o0 + ox] = row + 2 * ox + at;
-            }
-        }
-}
 
 static void maxpool_backward(float *dx, const float *dy, const int *argmax, const l5_layer *l)
 {
@@ -400,20 +210,6 @@ static void maxpool_backward(float *dx, const float *dy, const int *argmax, cons
     memset(dx, 0, sizeof(float) * l5_layer_in_size(l));
     for (size_t o = 0; o < n_out; o++)
         dx[argmax[o]] = dy[o]; /* windows do not overlap: one output per input */
-}
-
-L5_HOT static void relu_forward(float *restrict y, const float *restrict x, size_t n)
-{
-    for (size_t j = 0; j < n; j++)
-        y[j] = x[j] > 0.0f ? x[j] : 0.0f;
-}
-
-/* dx = dy where the output y is positive (dx and dy are different buffers). */
-L5_HOT static void relu_backward(float *restrict dx, const float *restrict dy,
-                                 const float *restrict y, size_t n)
-{
-    for (size_t j = 0; j < n; j++)
-        dx[j] = y[j] > 0.0f ? dy[j] : 0.0f;
 }
 
 /* The per-sample layers' forward pass for sample b. */
@@ -429,10 +225,10 @@ static void sample_forward(const l5_cpu *c, int b, float *scratch)
             conv_forward(c, i, x, y, scratch + 2 * c->sample_floats);
             break;
         case L5_RELU:
-            relu_forward(y, x, out);
+            c->conv->relu_forward(y, x, out);
             break;
         case L5_MAXPOOL:
-            maxpool_forward(c->argmax[i] + b * out, y, x, l);
+            c->conv->maxpool_forward(c->argmax[i] + b * out, y, x, l->c, l->h, l->w, l->oh, l->ow);
             break;
         case L5_FLATTEN:
             memcpy(y, x, sizeof(float) * out);
@@ -465,7 +261,7 @@ static void sample_backward(const l5_cpu *c, int b, float *grads, float *scratch
             break;
         case L5_RELU:
             if (dx)
-                relu_backward(dx, dy, c->act[i + 1] + b * out, out);
+                c->conv->relu_backward(dx, dy, c->act[i + 1] + b * out, out);
             break;
         case L5_MAXPOOL:
             if (dx)
@@ -643,6 +439,9 @@ int l5_cpu_create(l5_cpu *c, const l5_net *net, int max_batch, const float *para
     c->net = net;
     c->max_batch = max_batch;
     c->threads = thread_count();
+    c->conv = l5_conv_ops_pick(why, why_len);
+    if (!c->conv)
+        return -1;
     c->plan = calloc(L5_MAX_LAYERS, sizeof(l5_conv_plan));
     if (!c->plan)
         failed = 1;
@@ -718,7 +517,7 @@ static void forward_logits(l5_cpu *c, const float *x, int B)
         if (l->kind == L5_LINEAR)
             linear_forward(c, l, c->act[i], c->act[i + 1], B);
         else
-            relu_forward(c->act[i + 1], c->act[i], (size_t)B * l5_layer_out_size(l));
+            c->conv->relu_forward(c->act[i + 1], c->act[i], (size_t)B * l5_layer_out_size(l));
     }
     blas_restore(blas_threads);
 }
@@ -743,7 +542,8 @@ void l5_cpu_backward(l5_cpu *c, int B)
         if (l->kind == L5_LINEAR)
             linear_backward(c, l, c->act[i], c->dact[i + 1], dx, B);
         else if (dx)
-            relu_backward(dx, c->dact[i + 1], c->act[i + 1], (size_t)B * l5_layer_out_size(l));
+            c->conv->relu_backward(dx, c->dact[i + 1], c->act[i + 1],
+                                   (size_t)B * l5_layer_out_size(l));
     }
     if (c->n_sample > 0) {
         run_parallel(c, B, 1);

@@ -15,9 +15,11 @@
  *   5. the device model saved as .npy per tensor, loaded back and evaluated.
  * Every file of sections 3 to 5 goes into a new folder for the run,
  * <logdir>/<date>_<time>_<host>, whose absolute path is printed.
+ * Section 1 is in demo_step.c, section 4 in demo_sweep.c (demo_parts.h).
  */
 #define _XOPEN_SOURCE 700 /* realpath, gethostname, localtime_r */
 #include "demo.h"
+#include "demo_parts.h"
 
 #include "data.h"
 #include "device_train.h"
@@ -49,7 +51,6 @@
 /* The sweep's largest batch: 1024, or 256 on the simulator (--sweep-max). */
 #define SIM_SWEEP_MAX 256
 #define DATA_SEED 2024ULL
-#define INIT_SEED 1ULL
 
 size_t l5_demo_flags(lab_flag *f, l5_demo_options *o)
 {
@@ -133,145 +134,6 @@ static int *labels_as_int(const l5_images *set)
     return y;
 }
 
-/* ---- 1. one step, device against CPU ---------------------------------------- */
-
-static int compare_part(const l5_tensor *t, const float *got, const float *want, double atol,
-                        double rtol, double *max_err, lab_compare_report *rep)
-{
-    int ok = lab_allclose_f32(rep, got + t->offset, want + t->offset, t->count, atol, rtol, 0);
-    *max_err = rep->max_abs_err; /* NaN when a NaN differs: never an error of 0 */
-    return ok;
-}
-
-/* Room for every layer's input and its gradient, B samples, on the host. */
-static void layers_alloc(l5_step_layers *s, const l5_net *net, int B)
-{
-    memset(s, 0, sizeof(*s));
-    s->B = B;
-    for (int i = 0; i <= net->n_layers; i++) {
-        size_t n = (size_t)B * (i < net->n_layers ? l5_layer_in_size(&net->layer[i])
-                                                  : l5_layer_out_size(&net->layer[i - 1]));
-        s->act[i] = l5_xmalloc(sizeof(float) * n);
-        s->dact[i] = l5_xmalloc(sizeof(float) * n);
-    }
-}
-
-static void layers_free(l5_step_layers *s)
-{
-    for (int i = 0; i <= L5_MAX_LAYERS; i++) {
-        free(s->act[i]);
-        free(s->dact[i]);
-    }
-}
-
-/* Says where a step that differs from the CPU's starts: the first layer
- * whose output (forward) or input gradient (from the loss backwards)
- * differs, with the code that computes it and its comparison; else, from
- * the parameters' gradients and values. */
-static void explain_step(const l5_net *net, const l5_step_layers *dev, const l5_step_layers *cpu,
-                         int loss_ok, const int *grad_ok, const int *param_ok, const float *grads,
-                         const float *cpu_grads)
-{
-    char why[700], what[96];
-    lab_compare_report rep;
-    if (l5_diagnose_layers(net, dev, cpu, why, sizeof(why), &rep, what, sizeof(what))) {
-        char label[120];
-        snprintf(label, sizeof(label), "   %s", what);
-        printf("   Where it starts: %s.\n", why);
-        lab_compare_print(stdout, &rep, label);
-        return;
-    }
-    if (l5_diagnose_grads(net, loss_ok, grad_ok, why, sizeof(why))) {
-        printf("   Every layer's output and input gradient matches the CPU's, but %s.\n", why);
-        for (int i = net->n_tensors - 1; i >= 0; i--)
-            if (!grad_ok[i]) {
-                const l5_tensor *t = &net->tensor[i];
-                char label[96];
-                snprintf(label, sizeof(label), "   gradient of %s", t->name);
-                lab_allclose_f32(&rep, grads + t->offset, cpu_grads + t->offset, t->count,
-                                 L5_TOL_GRAD_ATOL, L5_TOL_GRAD_RTOL, 0);
-                lab_compare_print(stdout, &rep, label);
-                break;
-            }
-        printf("   The layers are right, so look at how the gradients come back: model_to_host "
-               "in to_device.cu.\n");
-        return;
-    }
-    for (int i = 0; i < net->n_tensors; i++)
-        if (!param_ok[i]) {
-            printf("   The loss and every gradient match the CPU's, but the parameters after "
-                   "Adam differ from %s on: adam_kernel in kernels.cu (or model_to_host in "
-                   "to_device.cu copying them back).\n",
-                   net->tensor[i].name);
-            return;
-        }
-}
-
-static int check_one_step(const l5_net *net, const l5_images *set, const int *y)
-{
-    enum { B = 8 };
-    char why[256];
-    l5_cpu cpu;
-    l5_step_layers dev_layers, cpu_layers;
-    size_t n = net->n_params;
-    float *grads = l5_xmalloc(sizeof(float) * n), *params = l5_xmalloc(sizeof(float) * n);
-    int grad_ok[L5_MAX_TENSORS], param_ok[L5_MAX_TENSORS];
-    int ok = 1;
-    printf("1. One training step, device against CPU (batch %d, same parameters)\n", B);
-    if (l5_cpu_create(&cpu, net, B, NULL, INIT_SEED, 1e-3, why, sizeof(why)) ||
-        l5_cpu_keep_layer_grads(&cpu)) {
-        fprintf(stderr, "%s\n", why);
-        exit(LAB_EXIT_FAIL);
-    }
-    layers_alloc(&dev_layers, net, B);
-    l5_gpu *g = l5_gpu_create(net, B, cpu.params, 1e-3);
-    float cpu_loss = l5_cpu_forward(&cpu, set->x, y, B, NULL);
-    l5_cpu_backward(&cpu, B);
-    l5_cpu_adam(&cpu);
-    float dev_loss = l5_gpu_forward_backward(g, set->x, y, B, NULL);
-    l5_gpu_get(g, params, grads);
-    l5_gpu_get_layers(g, B, dev_layers.act, dev_layers.dact);
-    l5_gpu_adam(g);
-    l5_gpu_get(g, params, NULL);
-    l5_gpu_destroy(g);
-
-    int loss_ok = fabs(dev_loss - cpu_loss) <= L5_TOL_LOSS_ATOL + L5_TOL_LOSS_RTOL * fabs(cpu_loss);
-    printf("   loss: CPU %.6f, device %.6f  %s\n", cpu_loss, dev_loss,
-           loss_ok ? "ok" : "DIFFERENT");
-    ok &= loss_ok;
-    printf("   %-16s %10s %16s %18s\n", "tensor", "elements", "max |grad diff|",
-           "max |param diff|");
-    for (int i = 0; i < net->n_tensors; i++) {
-        const l5_tensor *t = &net->tensor[i];
-        lab_compare_report rep;
-        double eg, ep;
-        grad_ok[i] =
-            compare_part(t, grads, cpu.grads, L5_TOL_GRAD_ATOL, L5_TOL_GRAD_RTOL, &eg, &rep);
-        param_ok[i] =
-            compare_part(t, params, cpu.params, L5_TOL_PARAM_ATOL, L5_TOL_PARAM_RTOL, &ep, &rep);
-        printf("   %-16s %10zu %16.3g %18.3g  %s\n", t->name, t->count, eg, ep,
-               grad_ok[i] && param_ok[i] ? "ok" : "DIFFERENT");
-        ok &= grad_ok[i] && param_ok[i];
-    }
-    printf("   tolerances: loss %g + %g|cpu|, gradients %g + %g|cpu|, parameters %g + %g|cpu|\n",
-           L5_TOL_LOSS_ATOL, L5_TOL_LOSS_RTOL, L5_TOL_GRAD_ATOL, L5_TOL_GRAD_RTOL,
-           L5_TOL_PARAM_ATOL, L5_TOL_PARAM_RTOL);
-    if (!ok) {
-        printf("   The device step differs from the CPU's. A wrong gradient makes every gradient "
-               "before it wrong too,\n   so the first DIFFERENT row is rarely the cause: the "
-               "layers, compared one by one,\n   show where it starts.\n");
-        memcpy(cpu_layers.act, cpu.act, sizeof(cpu_layers.act));
-        memcpy(cpu_layers.dact, cpu.dact, sizeof(cpu_layers.dact));
-        cpu_layers.B = B;
-        explain_step(net, &dev_layers, &cpu_layers, loss_ok, grad_ok, param_ok, grads, cpu.grads);
-    }
-    layers_free(&dev_layers);
-    l5_cpu_destroy(&cpu);
-    free(grads);
-    free(params);
-    return ok;
-}
-
 /* ---- 2. the iris MLP ----------------------------------------------------------- */
 
 static int iris_warmup(void)
@@ -292,7 +154,7 @@ static int iris_warmup(void)
     int *y = l5_xmalloc(sizeof(int) * (size_t)t.n);
     for (int i = 0; i < t.n; i++)
         y[i] = t.label[i];
-    if (l5_cpu_create(&cpu, &net, t.n, NULL, INIT_SEED, 0.01, why, sizeof(why))) {
+    if (l5_cpu_create(&cpu, &net, t.n, NULL, L5_DEMO_INIT_SEED, 0.01, why, sizeof(why))) {
         fprintf(stderr, "%s\n", why);
         exit(LAB_EXIT_FAIL);
     }
@@ -421,8 +283,18 @@ static void log_close(run_log *log)
         fclose(log->csv);
 }
 
+/* The whole process's CPU time (CLOCK_PROCESS_CPUTIME_ID): unlike the wall
+ * clock, it does not grow when other programs share the cores. */
+static double process_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 typedef struct epoch_result {
     double seconds;                    /* CPU wall clock around the whole epoch */
+    double cpu_seconds;                /* the process's CPU time over it, every thread */
     float first_loss, last_loss;       /* mean of the first / last tenth of the steps */
     double h2d_ms, compute_ms, d2h_ms; /* device: sums of the steps' event times */
 } epoch_result;
@@ -436,7 +308,7 @@ static epoch_result run_epoch(l5_cpu *cpu, l5_gpu *g, const l5_images *set, cons
     double first = 0, last = 0;
     memset(&r, 0, sizeof(r));
     lab_progress *p = lab_progress_create(stderr, label, (uint64_t)steps, LAB_PROGRESS_AUTO);
-    double t0 = lab_wall_seconds();
+    double t0 = lab_wall_seconds(), c0 = process_cpu_seconds();
     for (int s = 0; s < steps; s++) {
         int at = s * batch, B = set->n - at < batch ? set->n - at : batch, correct = 0;
         const float *x = set->x + (size_t)at * L5_IMG_PIXELS;
@@ -456,164 +328,11 @@ static epoch_result run_epoch(l5_cpu *cpu, l5_gpu *g, const l5_images *set, cons
         lab_progress_update(p, (uint64_t)s + 1);
     }
     r.seconds = lab_wall_seconds() - t0;
+    r.cpu_seconds = process_cpu_seconds() - c0;
     lab_progress_destroy(p);
     r.first_loss = (float)(first / tenth);
     r.last_loss = (float)(last / tenth);
     return r;
-}
-
-/* ---- 4. the batch-size sweep -------------------------------------------------------- */
-
-enum { N_SWEEP = 6 };
-static const int sweep_batches[N_SWEEP] = { 32, 64, 128, 256, 512, 1024 };
-
-typedef struct sweep_row {
-    int batch;
-    double h2d_ms, compute_ms, d2h_ms; /* per step, mean of the timed steps */
-} sweep_row;
-
-static void write_svg(const char *path, const sweep_row *rows, int n)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "warning: cannot write %s: %s\n", path, strerror(errno));
-        return;
-    }
-    const int W = 640, H = 360, left = 70, top = 50, plot_h = 240, bar = 50, gap = 40;
-    const char *colour[3] = { "#d62728", "#1f77b4", "#ff7f0e" };
-    const char *part[3] = { "host to device", "compute", "device to host" };
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n",
-            W, H);
-    fprintf(f,
-            "<text x=\"%d\" y=\"20\" font-size=\"14\">Share of a training step's time by "
-            "batch size (%s backend, %s)</text>\n",
-            left, lab_backend_name(), device_clock());
-    for (int pct = 0; pct <= 100; pct += 25) {
-        int yy = top + plot_h - plot_h * pct / 100;
-        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>", left, yy,
-                left + n * (bar + gap), yy);
-        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d%%</text>\n", left - 6, yy + 4,
-                pct);
-    }
-    for (int i = 0; i < n; i++) {
-        double v[3] = { rows[i].h2d_ms, rows[i].compute_ms, rows[i].d2h_ms };
-        double total = v[0] + v[1] + v[2], y0 = top + plot_h;
-        int x = left + gap / 2 + i * (bar + gap);
-        for (int k = 0; k < 3 && total > 0; k++) {
-            double h = plot_h * v[k] / total;
-            fprintf(f,
-                    "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\">"
-                    "<title>%s: %.3f ms</title></rect>\n",
-                    x, y0 - h, bar, h, colour[k], part[k], v[k]);
-            y0 -= h;
-        }
-        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", x + bar / 2,
-                top + plot_h + 16, rows[i].batch);
-        fprintf(f,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%.2f ms</text>\n",
-                x + bar / 2, top + plot_h + 30, total);
-    }
-    fprintf(f, "<text x=\"%d\" y=\"%d\">batch size (and time of one step)</text>\n", left,
-            top + plot_h + 50);
-    for (int k = 0; k < 3; k++)
-        fprintf(f,
-                "<rect x=\"%d\" y=\"32\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" "
-                "y=\"41\">%s</text>\n",
-                left + 150 * k, colour[k], left + 150 * k + 14, part[k]);
-    fprintf(f, "</svg>\n");
-    fclose(f);
-}
-
-/* The share of a step's time spent copying (H2D + D2H), percent. */
-static double transfer_share(const sweep_row *r)
-{
-    double total = r->h2d_ms + r->compute_ms + r->d2h_ms;
-    return total > 0 ? 100.0 * (r->h2d_ms + r->d2h_ms) / total : 0.0;
-}
-
-/* Images per second of a step: batch / step time. */
-static double images_per_s(const sweep_row *r)
-{
-    double total = r->h2d_ms + r->compute_ms + r->d2h_ms;
-    return total > 0 ? r->batch / (total / 1000.0) : 0.0;
-}
-
-/* images/s against the batch size, a line chart (lab/plot.h); 0 or -1. */
-static int plot_images_per_s(const char *path, const sweep_row *rows, int n)
-{
-    double x[N_SWEEP], y[N_SWEEP];
-    char title[160], note[256];
-    lab_error err;
-    for (int i = 0; i < n; i++) {
-        x[i] = rows[i].batch;
-        y[i] = images_per_s(&rows[i]);
-    }
-    lab_plot_series series = { "training step (H2D + compute + D2H)", "#1f77b4", y };
-    snprintf(title, sizeof(title), "Training throughput by batch size, %s backend",
-             lab_backend_name());
-    snprintf(note, sizeof(note), "%s%s", device_clock(),
-             is_modeled() ? ": model figures, not measurements (docs/model.md)"
-             : is_sim()   ? ": the simulator's CPU time, not a GPU's"
-                          : ": the device's time per step");
-    lab_plot_spec spec = {
-        title,   note, "batch size (log scale)", "images per second", LAB_PLOT_X_POW2, 0, x, n,
-        &series, 1
-    };
-    if (lab_plot_svg(path, &spec, &err) != LAB_OK) {
-        fprintf(stderr, "warning: %s\n", err.msg);
-        return -1;
-    }
-    return 0;
-}
-
-static void batch_sweep(const l5_net *net, const float *params, const l5_images *set, const int *y,
-                        int timed, int max_batch, const char *logdir)
-{
-    sweep_row rows[N_SWEEP];
-    int n_rows = 0;
-    printf("\n4. Batch-size sweep: one step = host-to-device copy of the batch + compute "
-           "(forward, backward, Adam) + device-to-host copy of losses and logits\n");
-    printf("   per step, mean of %d timed step%s after one warm-up step; times from CUDA events: "
-           "%s\n",
-           timed, timed == 1 ? "" : "s", device_clock());
-    printf("   %6s %10s %12s %10s %12s %10s %12s\n", "batch", "H2D ms", "compute ms", "D2H ms",
-           "step ms", "transfer", "images/s");
-    for (int i = 0; i < N_SWEEP; i++) {
-        int B = sweep_batches[i];
-        if (B > max_batch || B > set->n)
-            break;
-        l5_gpu *g = l5_gpu_create(net, B, params, 1e-3);
-        sweep_row r = { B, 0, 0, 0 };
-        for (int s = 0; s <= timed; s++) {
-            l5_step_times t;
-            int at = (s * B) % (set->n - B + 1);
-            l5_gpu_step(g, set->x + (size_t)at * L5_IMG_PIXELS, y + at, B, NULL, &t);
-            if (s == 0)
-                continue; /* warm-up: first launches, cuBLAS's first call */
-            r.h2d_ms += t.h2d_ms / timed, r.compute_ms += t.compute_ms / timed;
-            r.d2h_ms += t.d2h_ms / timed;
-        }
-        l5_gpu_destroy(g);
-        double total = r.h2d_ms + r.compute_ms + r.d2h_ms;
-        printf("   %6d %10.3f %12.3f %10.3f %12.3f %9.1f%% %12.0f\n", B, r.h2d_ms, r.compute_ms,
-               r.d2h_ms, total, transfer_share(&r), images_per_s(&r));
-        rows[n_rows++] = r;
-    }
-    if (n_rows > 1)
-        printf("   as the batch grows from %d to %d: transfer share %.1f%% -> %.1f%%, images/s "
-               "%.0f -> %.0f (%s)\n",
-               rows[0].batch, rows[n_rows - 1].batch, transfer_share(&rows[0]),
-               transfer_share(&rows[n_rows - 1]), images_per_s(&rows[0]),
-               images_per_s(&rows[n_rows - 1]), device_clock());
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof(path), "%s/sweep-%s.svg", logdir, lab_backend_name());
-    write_svg(path, rows, n_rows);
-    printf("   plot of the shares: %s\n", path);
-    snprintf(path, sizeof(path), "%s/sweep-%s-images.svg", logdir, lab_backend_name());
-    if (plot_images_per_s(path, rows, n_rows) == 0)
-        printf("   plot of images/s: %s\n", path);
 }
 
 /* ---- 5. save, load, evaluate ---------------------------------------------------------- */
@@ -688,7 +407,7 @@ int l5_demo(const l5_demo_options *opt)
         return LAB_EXIT_USAGE;
     }
 
-    int step_ok = check_one_step(&net, &train, y);
+    int step_ok = l5_demo_check_one_step(&net, &train, y);
     if (!step_ok) {
         printf("FAIL (%s backend, %s): the device's training step does not match the CPU's\n",
                lab_backend_name(), GPULAB_VARIANT);
@@ -706,7 +425,7 @@ int l5_demo(const l5_demo_options *opt)
            (sim && !opt->full_epoch && !opt->images)
                ? " (a subset on the simulator: --full-epoch for all of them)"
                : "");
-    if (l5_cpu_create(&cpu, &net, batch, NULL, INIT_SEED, 1e-3, why, sizeof(why))) {
+    if (l5_cpu_create(&cpu, &net, batch, NULL, L5_DEMO_INIT_SEED, 1e-3, why, sizeof(why))) {
         fprintf(stderr, "%s\n", why);
         return LAB_EXIT_FAIL;
     }
@@ -750,6 +469,12 @@ int l5_demo(const l5_demo_options *opt)
                "GPULAB_SIM_MODEL=off for the simulator's CPU time.\n",
                device_clock(), dev_s, dev_s < rc.seconds ? rc.seconds / dev_s : dev_s / rc.seconds,
                dev_s < rc.seconds ? "faster" : "slower", rc.seconds);
+    if (sim && !is_modeled() && rc.cpu_seconds > 0 && rg.cpu_seconds > 0)
+        printf("   process CPU time (every thread; steady when other programs share the cores): "
+               "CPU trainer %.3f s, %.0f images per CPU-second; device on the simulator %.3f s, "
+               "%.0f per CPU-second: %.3f of the CPU trainer's\n",
+               rc.cpu_seconds, epoch.n / rc.cpu_seconds, rg.cpu_seconds, epoch.n / rg.cpu_seconds,
+               rc.cpu_seconds / rg.cpu_seconds);
     printf("   (first/last loss: mean over the first/last tenth of the steps)\n");
     printf("   logs: TensorBoard events and steps.csv in %s/ and %s/\n"
            "   (all runs side by side: tensorboard --logdir %s)\n",
@@ -759,7 +484,7 @@ int l5_demo(const l5_demo_options *opt)
                   (rg.last_loss < rg.first_loss && rc.last_loss < rc.first_loss);
 
     if (!opt->no_sweep)
-        batch_sweep(&net, params0, &train, y, timed, sweep_max, run_abs);
+        l5_demo_batch_sweep(&net, params0, &train, y, timed, sweep_max, run_abs);
 
     printf("\n5. Save and load: the device model's parameters as .npy per tensor\n");
     float *trained = l5_xmalloc(sizeof(float) * net.n_params);

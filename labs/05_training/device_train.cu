@@ -2,7 +2,8 @@
  * device_train.cu - lab 05's device trainer (harness: you do not edit it).
  *
  * One training step on the device, the same steps as cpu_train.c:
- *   conv:    im2col_kernel -> cuBLAS GEMM -> from_rows_kernel -> bias_add
+ *   conv:    im2col_kernel -> cuBLAS GEMM -> from_rows_kernel, for each
+ *            chunk of L5_CHUNK samples, then bias_add over the batch
  *   linear:  cuBLAS GEMM -> bias_add
  *   relu, maxpool, softmax cross-entropy, Adam: your kernels (kernels.cu)
  *   backward: the transposed GEMMs, bias gradients as cuBLAS GEMVs with a
@@ -14,12 +15,25 @@
  * element-wise or row-wise passes: those are yours.
  *
  * Kernels here (one thread per element of what they write, except im2col):
- *   im2col_kernel     cols (C*k*k, B*P) from x (B, C, H, W); a thread per
+ *   im2col_kernel     cols (C*k*k, B*P) from x (B, C, H, W), B samples
+ *                     (a chunk); a thread per
  *                     output pixel and channel writes its k*k rows
  *   col2im_kernel     dx (B, C, H, W) gathered from dcols
  *   from_rows_kernel  (OC, B*P) -> (B, OC, P)
  *   to_rows_kernel    (B, OC, P) -> (OC, B*P)
  *   fill_kernel       x = value
+ *
+ * The plain CPU loop im2col_kernel ports (the CPU trainer computes the same
+ * products without building cols: cpu_train.c); col2im_kernel adds dcols
+ * back the same way, each dx element summing the entries it was copied to:
+ *
+ *   for (b, c, oy, ox)                  // a thread per (c, b, output pixel)
+ *       for (ki = 0; ki < k; ki++)
+ *           for (kj = 0; kj < k; kj++) {
+ *               iy = oy + ki - pad, ix = ox + kj - pad;
+ *               cols[(c k + ki) k + kj][b P + oy OW + ox] =
+ *                   inside(iy, ix) ? x[b][c][iy][ix] : 0;
+ *           }
  */
 #include "device_train.h"
 #include "student.h"
@@ -33,6 +47,13 @@
 #include <string.h>
 
 #define THREADS 256
+
+/* Samples per im2col: a conv layer runs im2col, its GEMMs and col2im over
+ * chunks of this many samples of the batch, so that cols holds one chunk's
+ * patches (7.5 MB for conv.0 instead of 60 MB at batch 256): written and
+ * read again while it is still in a cache, where the simulator runs it, at
+ * the price of a few more launches per layer on a GPU. */
+#define L5_CHUNK 32
 
 static inline unsigned int blocks_for(size_t n)
 {
@@ -145,12 +166,19 @@ __global__ void fill_kernel(float *x, float value, size_t n)
  * second, swap M and N, keep each operand's transpose flag, and give as
  * leading dimension each stored matrix's row length.
  */
+static void gemm_rm_ld(cublasHandle_t h, int ta, int tb, int M, int N, int K, const float *A,
+                       int lda, const float *B, int ldb, float beta, float *C, int ldc)
+{
+    const float one = 1.0f;
+    LAB_CHECK_CUBLAS(cublasSgemm(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                 N, M, K, &one, B, ldb, A, lda, &beta, C, ldc));
+}
+
+/* The same for packed matrices (each leading dimension its row length), C = op(A) op(B). */
 static void gemm_rm(cublasHandle_t h, int ta, int tb, int M, int N, int K, const float *A,
                     const float *B, float *C)
 {
-    const float one = 1.0f, zero = 0.0f;
-    LAB_CHECK_CUBLAS(cublasSgemm(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
-                                 N, M, K, &one, B, tb ? K : N, A, ta ? M : K, &zero, C, N));
+    gemm_rm_ld(h, ta, tb, M, N, K, A, ta ? M : K, B, tb ? K : N, 0.0f, C, N);
 }
 
 /* out (R) = row sums (rows = 1) or out (Cn) = column sums (rows = 0) of a
@@ -225,7 +253,7 @@ l5_gpu *l5_gpu_create(const l5_net *net, int max_batch, const float *h_params, d
     }
     g->d_x = g->d_act[0];
     LAB_CHECK(cudaMalloc(&g->d_y, sizeof(int) * B));
-    g->d_cols = dev_floats(B * net->max_cols);
+    g->d_cols = dev_floats((B < L5_CHUNK ? B : L5_CHUNK) * net->max_cols);
     g->d_tmp = dev_floats(max_tmp);
     g->d_dtmp = dev_floats(max_tmp);
     g->d_ones = dev_floats(max_bp);
@@ -271,19 +299,35 @@ void l5_gpu_destroy(l5_gpu *g)
     free(g);
 }
 
+static int chunk_of(int B, int s0)
+{
+    return B - s0 < L5_CHUNK ? B - s0 : L5_CHUNK;
+}
+
+/* cols (C*k*k, Bc*P) of the Bc samples from x on. */
+static void im2col(l5_gpu *g, const l5_layer *l, const float *x, int Bc)
+{
+    dim3 block = plane_block(l->ow);
+    im2col_kernel<<<plane_grid(block, l->oh, Bc, l->c), block>>>(g->d_cols, x, Bc, l->c, l->h, l->w,
+                                                                 l->k, l->pad, l->oh, l->ow);
+    LAB_CHECK_LAUNCH();
+}
+
 static void conv_forward(l5_gpu *g, const l5_layer *l, const float *x, float *y, int B)
 {
     const l5_net *net = g->net;
     const float *W = g->model.params + net->tensor[l->weight].offset;
     const float *bias = g->model.params + net->tensor[l->bias].offset;
     int P = l->oh * l->ow, CKK = l->c * l->k * l->k;
-    dim3 block = plane_block(l->ow);
-    im2col_kernel<<<plane_grid(block, l->oh, B, l->c), block>>>(g->d_cols, x, B, l->c, l->h, l->w,
-                                                                l->k, l->pad, l->oh, l->ow);
-    LAB_CHECK_LAUNCH();
-    gemm_rm(g->blas, 0, 0, l->oc, B * P, CKK, W, g->d_cols, g->d_tmp); /* (OC, B*P) */
-    from_rows_kernel<<<dim3(blocks_for(P), l->oc, B), THREADS>>>(y, g->d_tmp, B, l->oc, P);
-    LAB_CHECK_LAUNCH();
+    size_t in = (size_t)l->c * l->h * l->w;
+    for (int s0 = 0; s0 < B; s0 += L5_CHUNK) {
+        int Bc = chunk_of(B, s0);
+        im2col(g, l, x + s0 * in, Bc);
+        gemm_rm(g->blas, 0, 0, l->oc, Bc * P, CKK, W, g->d_cols, g->d_tmp); /* (OC, Bc*P) */
+        from_rows_kernel<<<dim3(blocks_for(P), l->oc, Bc), THREADS>>>(y + (size_t)s0 * l->oc * P,
+                                                                      g->d_tmp, Bc, l->oc, P);
+        LAB_CHECK_LAUNCH();
+    }
     bias_add(y, bias, B, l->oc, P);
 }
 
@@ -292,21 +336,28 @@ static void conv_backward(l5_gpu *g, const l5_layer *l, const float *x, const fl
 {
     const l5_net *net = g->net;
     const l5_tensor *tw = &net->tensor[l->weight], *tb = &net->tensor[l->bias];
-    int P = l->oh * l->ow, CKK = l->c * l->k * l->k;
+    int P = l->oh * l->ow, CKK = l->c * l->k * l->k, BP = B * P;
+    size_t in = (size_t)l->c * l->h * l->w;
     to_rows_kernel<<<dim3(blocks_for(P), l->oc, B), THREADS>>>(g->d_dtmp, dy, B, l->oc, P);
     LAB_CHECK_LAUNCH();
-    dim3 block = plane_block(l->ow), in_block = plane_block(l->w);
-    im2col_kernel<<<plane_grid(block, l->oh, B, l->c), block>>>(g->d_cols, x, B, l->c, l->h, l->w,
-                                                                l->k, l->pad, l->oh, l->ow);
-    LAB_CHECK_LAUNCH();
-    gemm_rm(g->blas, 0, 1, l->oc, CKK, B * P, g->d_dtmp, g->d_cols, g->model.grads + tw->offset);
-    sums_rm(g->blas, 1, l->oc, B * P, g->d_dtmp, g->d_ones, g->model.grads + tb->offset);
-    if (!dx)
-        return;
-    gemm_rm(g->blas, 1, 0, CKK, B * P, l->oc, g->model.params + tw->offset, g->d_dtmp, g->d_cols);
-    col2im_kernel<<<plane_grid(in_block, l->h, B, l->c), in_block>>>(
-        dx, g->d_cols, B, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
-    LAB_CHECK_LAUNCH();
+    sums_rm(g->blas, 1, l->oc, BP, g->d_dtmp, g->d_ones, g->model.grads + tb->offset);
+    dim3 in_block = plane_block(l->w);
+    for (int s0 = 0; s0 < B; s0 += L5_CHUNK) {
+        int Bc = chunk_of(B, s0);
+        const float *dout = g->d_dtmp + (size_t)s0 * P; /* (OC, Bc*P) inside (OC, B*P) */
+        im2col(g, l, x + s0 * in, Bc);
+        /* dW (+)= dout . cols^T, the chunks added in order */
+        gemm_rm_ld(g->blas, 0, 1, l->oc, CKK, Bc * P, dout, BP, g->d_cols, Bc * P, s0 ? 1.0f : 0.0f,
+                   g->model.grads + tw->offset, CKK);
+        if (!dx)
+            continue;
+        /* dcols (C*k*k, Bc*P) = W^T . dout, into cols, then added back to dx */
+        gemm_rm_ld(g->blas, 1, 0, CKK, Bc * P, l->oc, g->model.params + tw->offset, CKK, dout, BP,
+                   0.0f, g->d_cols, Bc * P);
+        col2im_kernel<<<plane_grid(in_block, l->h, Bc, l->c), in_block>>>(
+            dx + s0 * in, g->d_cols, Bc, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
+        LAB_CHECK_LAUNCH();
+    }
 }
 
 static void linear_forward(l5_gpu *g, const l5_layer *l, const float *x, float *y, int B)

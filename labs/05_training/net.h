@@ -150,10 +150,11 @@ typedef struct l5_cpu {
     int *argmax[L5_MAX_LAYERS]; /* maxpool: index of each output's maximum in its sample's input */
     float *slice_grads;         /* L5_CPU_SLICES x n_sample_params */
     struct l5_conv_plan *plan;  /* per layer: how cpu_train.c runs a conv layer */
-    float *scratch;             /* per thread: two layer gradients, then a conv's work space */
-    size_t sample_floats;       /* one of those gradients: the largest per-sample layer input */
-    size_t scratch_floats;      /* per thread */
-    float *losses;              /* per sample */
+    const struct l5_conv_ops *conv; /* the vector loops for this CPU (cpu_conv.h) */
+    float *scratch;                 /* per thread: two layer gradients, then a conv's work space */
+    size_t sample_floats;           /* one of those gradients: the largest per-sample layer input */
+    size_t scratch_floats;          /* per thread */
+    float *losses;                  /* per sample */
     l5_adam adam;
 } l5_cpu;
 

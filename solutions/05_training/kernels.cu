@@ -12,8 +12,29 @@
  *   softmax_xent_kernel     loss and gradient of one sample; one thread per row
  *   adam_kernel             the whole model's Adam step in one launch
  *
- * The CPU trainer (cpu_train.c, net.c) computes the same things in the same
- * order: compare with it when a check fails. Build and run: see README.md.
+ * The plain CPU loops they port (the CPU trainer, cpu_train.c, cpu_conv.c and
+ * net.c, computes the same things in the same order: compare with it when a
+ * check fails); each kernel's thread does one iteration of the outer loop:
+ *
+ *   for (i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0;          // relu_forward
+ *   for (i = 0; i < n; i++) dx[i] = y[i] > 0 ? dy[i] : 0;        // relu_backward
+ *   for (i = 0; i < n; i++) y[i] += b[(i / inner) % channels];   // bias_add
+ *   for (o = 0; o < planes * (h/2) * (w/2); o++) {               // maxpool_forward
+ *       best = the first index of the largest x in o's 2x2 window;
+ *       y[o] = x[best]; argmax[o] = best;
+ *   }
+ *   for (o = 0; o < n_out; o++) dx[argmax[o]] = dy[o];           // maxpool_backward
+ *   for (b = 0; b < B; b++) {                                    // softmax_xent
+ *       mx = max_j z[j]; sum = sum_j exp(z[j] - mx);             //   z: row b of logits
+ *       losses[b] = log(sum) - (z[y[b]] - mx);
+ *       for (j = 0; j < C; j++) dz[j] = (exp(z[j] - mx) / sum - (j == y[b])) / B;
+ *   }
+ *   for (i = 0; i < n; i++) {                                    // adam
+ *       m[i] = b1 m[i] + (1 - b1) g[i];  v[i] = b2 v[i] + (1 - b2) g[i]^2;
+ *       p[i] -= step_size m[i] / (sqrt(v[i]) / bc2_sqrt + eps);
+ *   }
+ *
+ * Build and run: see README.md.
  */
 #include "student.h"
 

@@ -22,10 +22,18 @@
 # much less means other work shared the cores, and then images per CPU-second
 # (also printed) compare the two sides better than images/s.
 #
+# PyTorch also runs with OMP_WAIT_POLICY=PASSIVE: by default its OpenMP
+# threads wait for each other by spinning, which on cores shared with other
+# programs burns CPU time for nothing (on this kit's 2-core machine under
+# load: 1150 images per CPU-second on 2 threads against 5667 with PASSIVE).
+# The C trainer's threads never spin (pthread_join), so this is the fair
+# setting; set BENCH_OMP_WAIT_POLICY=ACTIVE to see PyTorch's default.
+#
 # Environment:
 #   BENCH_IMAGES  images in the "epoch" (default 10000, a fifth of CIFAR-10's
 #                 50000 training images; 50000 for a full epoch)
 #   BENCH_ROUNDS  rounds (default 3)
+#   BENCH_OMP_WAIT_POLICY  PyTorch's OMP_WAIT_POLICY (default PASSIVE, see above)
 #   BENCH_DATA    a CIFAR-10 binary directory (default: the synthetic set)
 #   PYTHON        the Python with torch (default: /usr/bin/python3, where
 #                 Debian's python3-torch installs it)
@@ -53,7 +61,7 @@ if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
 fi
 echo "lab 05 benchmark: one epoch of ${images} CIFAR-shaped images, batch 256, Adam; ${cores} CPU cores, ${rounds} rounds"
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-detected by OpenBLAS}"
+echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-detected by OpenBLAS}; PyTorch's OMP_WAIT_POLICY=${BENCH_OMP_WAIT_POLICY:-PASSIVE}"
 
 data_args=()
 [ -n "${BENCH_DATA:-}" ] && data_args=(--data "$BENCH_DATA")
@@ -82,6 +90,7 @@ c() {
 }
 torch() {
     env OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS="$1" MKL_NUM_THREADS="$1" \
+        OMP_WAIT_POLICY="${BENCH_OMP_WAIT_POLICY:-PASSIVE}" \
         "$python" "$here/bench_torch.py" "$tmp/images.bin" --threads "$1"
 }
 for r in $(seq "$rounds"); do

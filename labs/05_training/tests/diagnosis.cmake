@@ -28,6 +28,7 @@ gpulab_write_slip("${_l5_sol}/kernels.cu" "${_gen}/kernels.cu"
                   "dx[i] = y[i] >= 0.0f ? dy[i] : 0.0f; /* >= : test variant */")
 gpulab_add_lab_test_program(lab05-relubwd-sim LAB lab05 VARIANT student BIN_DIR "${_gen}/bin"
   SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${CMAKE_CURRENT_SOURCE_DIR}/demo.c"
+          "${CMAKE_CURRENT_SOURCE_DIR}/demo_step.c" "${CMAKE_CURRENT_SOURCE_DIR}/demo_sweep.c"
           "${CMAKE_CURRENT_SOURCE_DIR}/device_train.cu" "${_l5_sol}/to_device.cu"
           "${_gen}/kernels.cu"
   INCLUDES "${_gen}" "${CMAKE_CURRENT_SOURCE_DIR}"
