@@ -332,7 +332,8 @@ static int is_ident(const rewriter *rw, size_t i, const char *word)
            memcmp(rw->src + rw->t[i].start, word, n) == 0;
 }
 
-/* `extern __shared__ T name[];` declares the block's dynamic shared memory.
+/* `extern __shared__ T name[];` (or `extern T __shared__ name[];`) declares
+ * the block's dynamic shared memory.
  * It becomes `extern __thread T name[] GPULAB_SIM_DYNAMIC_SHARED;`, a
  * per-worker buffer the runtime provides (a worker runs one block at a time).
  * The ';' must be on the same kind of line as the `extern` (both code, or the
@@ -341,17 +342,31 @@ static int is_ident(const rewriter *rw, size_t i, const char *word)
  * Returns the index of the declaration's ';', or i when it is not one. */
 static size_t rewrite_extern_shared(rewriter *rw, size_t i)
 {
-    if (!is_ident(rw, i, "extern") || !is_ident(rw, i + 1, "__shared__"))
+    if (!is_ident(rw, i, "extern"))
         return i;
-    size_t semi = i + 2;
+    /* `__shared__` may also come after the type: `extern float __shared__ s[];` */
+    size_t shared = i + 1;
+    while (shared < rw->n && shared < i + 8 && !is_ident(rw, shared, "__shared__") &&
+           (rw->t[shared].kind == RW_IDENT || rw->t[shared].kind == RW_SCOPE) &&
+           same_context(rw, i, shared))
+        shared++;
+    if (!is_ident(rw, shared, "__shared__") || !same_context(rw, i, shared))
+        return i;
+    size_t semi = shared + 1;
     while (semi < rw->n && rw->t[semi].kind != RW_SEMI && rw->t[semi].kind != RW_LBRACE &&
            same_context(rw, i, semi))
         semi++;
     if (semi >= rw->n || rw->t[semi].kind != RW_SEMI)
         return i;
-    copy_to(rw, rw->t[i + 1].start);
-    gpulab_rw_puts(&rw->out, "__thread");
-    rw->copied = rw->t[i + 1].start + rw->t[i + 1].len;
+    if (shared == i + 1) {
+        copy_to(rw, rw->t[shared].start);
+        gpulab_rw_puts(&rw->out, "__thread");
+    } else { /* __thread must follow extern: move it there, drop the __shared__ */
+        copy_to(rw, rw->t[i].start + rw->t[i].len);
+        gpulab_rw_puts(&rw->out, " __thread");
+        copy_to(rw, rw->t[shared].start);
+    }
+    rw->copied = rw->t[shared].start + rw->t[shared].len;
     copy_to(rw, rw->t[semi].start);
     gpulab_rw_puts(&rw->out, " GPULAB_SIM_DYNAMIC_SHARED");
     return semi;
