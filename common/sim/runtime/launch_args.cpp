@@ -38,8 +38,8 @@ bool find_entry(const void *addr, entry *out)
     return true;
 }
 
-cudaError_t launch_by_address(const char *api, const void *func, dim3 grid, dim3 block,
-                              void **args, size_t shmem, cudaStream_t stream, bool cooperative)
+cudaError_t launch_by_address(const char *api, const void *func, dim3 grid, dim3 block, void **args,
+                              size_t shmem, cudaStream_t stream, bool cooperative)
 {
     entry e;
     if (!func || !find_entry(func, &e)) {
@@ -80,6 +80,6 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
                                         size_t shmem, cudaStream_t stream)
 {
-    return launch_by_address("cudaLaunchCooperativeKernel", func, grid, block, args, shmem,
-                             stream, true);
+    return launch_by_address("cudaLaunchCooperativeKernel", func, grid, block, args, shmem, stream,
+                             true);
 }
