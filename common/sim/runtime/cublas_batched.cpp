@@ -349,6 +349,19 @@ cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t trans
                             CUBLAS_GEMM_DEFAULT);
 }
 
+cublasStatus_t cublasDgemmBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                  cublasOperation_t transb, int m, int n, int k,
+                                  const double *alpha, const double *const Aarray[], int lda,
+                                  const double *const Barray[], int ldb, const double *beta,
+                                  double *const Carray[], int ldc, int batchCount)
+{
+    gemm_shape g{ transa, transb, m, n, k, lda, ldb, ldc };
+    ex_types t{ CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F };
+    return gemm_ex_pointers(handle, "cublasDgemmBatched", g, t, alpha, (const void *const *)Aarray,
+                            (const void *const *)Barray, beta, (void *const *)Carray, batchCount,
+                            CUBLAS_GEMM_DEFAULT);
+}
+
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa,
                             cublasOperation_t transb, int m, int n, int k, const void *alpha,
                             const void *A, cudaDataType Atype, int lda, const void *B,

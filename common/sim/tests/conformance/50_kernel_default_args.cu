@@ -60,16 +60,16 @@ int main(void)
         bad += h_out[i] != 2 * h_in[i];
     conf_check(bad == 0, "two of four arguments: %d outputs not in * 2 (scale's default)", bad);
     for (int b = 0; b < BLOCKS; b++)
-        conf_check(h_sums[b] == 0, "two of four arguments: sums[%d] = %d written without sums",
-                   b, h_sums[b]);
+        conf_check(h_sums[b] == 0, "two of four arguments: sums[%d] = %d written without sums", b,
+                   h_sums[b]);
 
     // Three arguments of four: the sums, scale still 2.
     block_sums<<<BLOCKS, THREADS, shmem>>>(d_in, d_out, d_sums);
     CHECK_CUDA(cudaGetLastError());
     CHECK_CUDA(cudaMemcpy(h_sums, d_sums, sizeof(h_sums), cudaMemcpyDeviceToHost));
     for (int b = 0; b < BLOCKS; b++)
-        conf_check(h_sums[b] == want_sums[b], "three of four arguments: sums[%d] = %d, want %d",
-                   b, h_sums[b], want_sums[b]);
+        conf_check(h_sums[b] == want_sums[b], "three of four arguments: sums[%d] = %d, want %d", b,
+                   h_sums[b], want_sums[b]);
 
     // All four.
     block_sums<<<BLOCKS, THREADS, shmem>>>(d_in, d_out, d_sums, -3);

@@ -102,7 +102,8 @@ int main(void)
     int n = N - 3;
     void *args[] = { &d_in, &d_res, &f, &n };
     CHECK_CUDA(cudaMemset(d_res, 0, N * sizeof(double)));
-    CHECK_CUDA(cudaLaunchKernel((const void *)apply_affine, dim3(BLOCKS), dim3(THREADS), args, 0, 0));
+    CHECK_CUDA(
+        cudaLaunchKernel((const void *)apply_affine, dim3(BLOCKS), dim3(THREADS), args, 0, 0));
     static double h_res[N];
     CHECK_CUDA(cudaMemcpy(h_res, d_res, sizeof(h_res), cudaMemcpyDeviceToHost));
     int bad = 0;
@@ -155,8 +156,8 @@ int main(void)
     conf_check(h_out[3] == want_min, "atomicMin_system: %d, want %d", h_out[3], want_min);
     conf_check(h_out[4] == 0x7fffffff, "atomicOr_system: %#x, want 0x7fffffff", h_out[4]);
     conf_check(h_out[5] == 1, "atomicExch_system: %d, want 1", h_out[5]);
-    conf_check(h_out[6] == BLOCKS, "atomicCAS_block: %d winners, want one per block (%d)",
-               h_out[6], BLOCKS);
+    conf_check(h_out[6] == BLOCKS, "atomicCAS_block: %d winners, want one per block (%d)", h_out[6],
+               BLOCKS);
     conf_check(mins == 0, "umin/umax/llmin/llmax/ullmin/ullmax: %d disagree", mins);
 
     CHECK_CUDA(cudaFree(d_in));
