@@ -115,6 +115,13 @@ static void test_extern_shared(void)
                   "extern /* c */ __thread\n  int s[ ]  GPULAB_SIM_DYNAMIC_SHARED;");
     CHECK_REWRITE("#define SMEM extern __shared__ float s[];\n",
                   "#define SMEM extern __thread float s[] GPULAB_SIM_DYNAMIC_SHARED;\n");
+    /* __shared__ after the type (cuda-samples write it so) */
+    CHECK_REWRITE("extern double __shared__ sdata[];\n",
+                  "extern __thread double  sdata[] GPULAB_SIM_DYNAMIC_SHARED;\n");
+    CHECK_REWRITE("    extern unsigned int __shared__ s[];",
+                  "    extern __thread unsigned int  s[] GPULAB_SIM_DYNAMIC_SHARED;");
+    CHECK_REWRITE("extern ns::T __shared__\n  s[];",
+                  "extern __thread ns::T \n  s[] GPULAB_SIM_DYNAMIC_SHARED;");
 }
 
 /* A `__shared__` declaration in a function body becomes a type per name and a

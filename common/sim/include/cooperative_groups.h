@@ -1,7 +1,7 @@
 // cooperative_groups.h — the simulator's cooperative groups (namespace
 // cooperative_groups): thread blocks, tiles of a warp (static and dynamic),
 // coalesced, labeled and binary partitions, and the grid of a cooperative
-// launch. Tiles and coalesced groups are built on the simulator's warp
+// launch. Tiles of up to 32 threads and coalesced groups are built on the simulator's warp
 // functions with the group's lane mask, so synccheck sees them as it sees
 // __syncwarp and the *_sync functions; a block's sync is __syncthreads; a
 // grid's sync is the runtime's grid barrier (cudaLaunchCooperativeKernel).
@@ -169,6 +169,39 @@ inline warp_part tile_part(unsigned parent_rank, unsigned parent_size, unsigned 
     return p;
 }
 
+// A tile of n > 32 threads (whole warps): its rank, size and place among
+// its parent's tiles; no lanes (its collectives go through the block).
+inline warp_part large_part(unsigned parent_rank, unsigned parent_size, unsigned n)
+{
+    warp_part p;
+    p.rank = parent_rank % n;
+    p.meta_rank = parent_rank / n;
+    p.meta_count = (parent_size + n - 1) / n;
+    p.count = n;
+    p.mask = 0;
+    p.width = 0;
+    return p;
+}
+
+inline warp_part part_of_tile(unsigned parent_rank, unsigned parent_size, unsigned n)
+{
+    return n <= 32 ? tile_part(parent_rank, parent_size, n)
+                   : large_part(parent_rank, parent_size, n);
+}
+
+// Room in the block's shared memory for one value per warp of the block
+// (32 at most): where a tile of more than 32 threads combines its warps'
+// results. One place per type, in the simulator's shared window (saved per
+// block like the kernel's own __shared__ variables).
+template <class V>
+V *warp_scratch()
+{
+    static shared_site site = {
+        "cooperative groups scratch", __FILE__, __LINE__, 32 * sizeof(V), alignof(V), 0
+    };
+    return static_cast<V *>(static_shared(&site));
+}
+
 inline warp_part coalesced_part(unsigned mask)
 {
     warp_part p;
@@ -206,14 +239,15 @@ class thread_block_tile;
 class thread_group
 {
   public:
-    // The simulator's: what kind of group, and a warp group's lanes.
-    enum kind { BLOCK, WARP };
+    // The simulator's: what kind of group (a block, a group within a warp, a
+    // tile of more than 32 threads), and a warp group's lanes.
+    enum kind { BLOCK, WARP, TILE };
     explicit thread_group(kind k) : kind_(k), part_() {}
     thread_group(kind k, const gpulab_sim::cg::warp_part &p) : kind_(k), part_(p) {}
 
     void sync(GPULAB_SIM_CG_WHERE) const
     {
-        if (kind_ == BLOCK)
+        if (kind_ != WARP)
             gpulab_sim::syncthreads(GPULAB_SIM_CG_AT);
         else
             part_.sync(GPULAB_SIM_CG_AT);
@@ -280,6 +314,20 @@ class thread_block : public thread_group
 inline thread_block this_thread_block()
 {
     return thread_block();
+}
+
+// Shared memory for tiles of more than 32 threads, which CUDA needs on GPUs
+// before compute capability 8.0. The simulator keeps what such tiles share
+// elsewhere, so it is only room.
+template <unsigned MaxBlockSize = 1024>
+struct block_tile_memory {
+    alignas(16) unsigned char gpulab_reserved[MaxBlockSize / 32 * 8];
+};
+
+template <unsigned MaxBlockSize>
+thread_block this_thread_block(block_tile_memory<MaxBlockSize> &)
+{
+    return this_thread_block();
 }
 
 // Threads of a warp with a lane mask: what a tile and a coalesced group share.
@@ -377,18 +425,75 @@ inline coalesced_group coalesced_threads(GPULAB_SIM_CG_WHERE)
     return coalesced_group(gpulab_sim::cg::coalesced_part(m));
 }
 
-// A tile of Size threads (a power of two, at most 32) of a block or a larger tile.
+// A tile of more than 32 threads: whole warps. It synchronizes as the block
+// does (__syncthreads), so every tile of the block must reach its sync() at
+// the same place; cg::reduce combines its warps through shared memory.
+class gpulab_large_tile : public thread_group
+{
+  protected:
+    explicit gpulab_large_tile(const gpulab_sim::cg::warp_part &p) : thread_group(TILE, p) {}
+
+  public:
+    void sync(GPULAB_SIM_CG_WHERE) const
+    {
+        gpulab_sim::syncthreads(GPULAB_SIM_CG_AT);
+    }
+    unsigned num_threads() const
+    {
+        return part_.count;
+    }
+    unsigned size() const
+    {
+        return part_.count;
+    }
+    unsigned thread_rank() const
+    {
+        return part_.rank;
+    }
+    unsigned meta_group_rank() const
+    {
+        return part_.meta_rank;
+    }
+    unsigned meta_group_size() const
+    {
+        return part_.meta_count;
+    }
+};
+
+// A tile of Size threads (a power of two, at most 1024) of a block or a
+// larger tile: up to 32, a group of lanes of a warp; above, whole warps.
 template <unsigned Size, class Parent = void>
 class thread_block_tile;
 
+template <unsigned Size, bool Large = (Size > 32)>
+class gpulab_tile;
+
 template <unsigned Size>
-class thread_block_tile<Size, void> : public gpulab_warp_group
+class gpulab_tile<Size, true> : public gpulab_large_tile
 {
-    static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                  "tiled_partition<N>: N must be a power of two from 1 to 32");
+    static_assert(Size <= 1024 && (Size & (Size - 1)) == 0,
+                  "tiled_partition<N>: N must be a power of two from 1 to 1024");
 
   public:
-    explicit thread_block_tile(const gpulab_sim::cg::warp_part &p) : gpulab_warp_group(p) {}
+    explicit gpulab_tile(const gpulab_sim::cg::warp_part &p) : gpulab_large_tile(p) {}
+    static constexpr unsigned num_threads()
+    {
+        return Size;
+    }
+    static constexpr unsigned size()
+    {
+        return Size;
+    }
+};
+
+template <unsigned Size>
+class gpulab_tile<Size, false> : public gpulab_warp_group
+{
+    static_assert(Size >= 1 && (Size & (Size - 1)) == 0,
+                  "tiled_partition<N>: N must be a power of two from 1 to 1024");
+
+  public:
+    explicit gpulab_tile(const gpulab_sim::cg::warp_part &p) : gpulab_warp_group(p) {}
     static constexpr unsigned num_threads()
     {
         return Size;
@@ -408,6 +513,13 @@ class thread_block_tile<Size, void> : public gpulab_warp_group
     }
 };
 
+template <unsigned Size>
+class thread_block_tile<Size, void> : public gpulab_tile<Size>
+{
+  public:
+    explicit thread_block_tile(const gpulab_sim::cg::warp_part &p) : gpulab_tile<Size>(p) {}
+};
+
 template <unsigned Size, class Parent>
 class thread_block_tile : public thread_block_tile<Size, void>
 {
@@ -421,21 +533,21 @@ class thread_block_tile : public thread_block_tile<Size, void>
 template <unsigned Size, class Parent>
 thread_block_tile<Size, Parent> tiled_partition(const Parent &parent)
 {
-    return thread_block_tile<Size, Parent>(gpulab_sim::cg::tile_part(
+    return thread_block_tile<Size, Parent>(gpulab_sim::cg::part_of_tile(
         (unsigned)parent.thread_rank(), (unsigned)parent.num_threads(), Size));
 }
 
-// Tiles of tile_size threads (a power of two, at most 32) of a block or a tile.
+// Tiles of tile_size threads (a power of two, at most 1024) of a block or a tile.
 inline thread_group tiled_partition(const thread_group &parent, unsigned tile_size,
                                     GPULAB_SIM_CG_WHERE)
 {
-    if (tile_size == 0 || tile_size > 32 || (tile_size & (tile_size - 1)) != 0)
-        gpulab_sim::cg::misuse("tiled_partition(g, n): n must be a power of two from 1 to 32 "
-                               "in the simulator; the kernel stops with cudaErrorLaunchFailure",
+    if (tile_size == 0 || tile_size > 1024 || (tile_size & (tile_size - 1)) != 0)
+        gpulab_sim::cg::misuse("tiled_partition(g, n): n must be a power of two from 1 to 1024; "
+                               "the kernel stops with cudaErrorLaunchFailure",
                                GPULAB_SIM_CG_AT);
-    return thread_group(thread_group::WARP,
-                        gpulab_sim::cg::tile_part((unsigned)parent.thread_rank(),
-                                                  (unsigned)parent.num_threads(), tile_size));
+    return thread_group(tile_size > 32 ? thread_group::TILE : thread_group::WARP,
+                        gpulab_sim::cg::part_of_tile((unsigned)parent.thread_rank(),
+                                                     (unsigned)parent.num_threads(), tile_size));
 }
 
 // The threads of g with the same label (each thread's value).

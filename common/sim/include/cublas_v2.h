@@ -3,7 +3,7 @@
  * the labs use and more), with cuBLAS's names, values and semantics
  * (column-major storage, the handle's stream, pointer mode and math mode,
  * CUBLAS_STATUS_* codes). Implemented by the simulator runtime
- * (common/sim/runtime/cublas.cpp and cublas_ext.inc) on OpenBLAS, computing
+ * (common/sim/runtime/cublas*.cpp) on OpenBLAS, computing
  * directly on simulated device memory. Usable from C and C++.
  *
  * As in CUDA, the functions that have a _v2 form are declared under that name
@@ -215,6 +215,23 @@ cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t trans
                                   const float *const Aarray[], int lda, const float *const Barray[],
                                   int ldb, const float *beta, float *const Carray[], int ldc,
                                   int batchCount);
+cublasStatus_t cublasDgemmBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                  cublasOperation_t transb, int m, int n, int k,
+                                  const double *alpha, const double *const Aarray[], int lda,
+                                  const double *const Barray[], int ldb, const double *beta,
+                                  double *const Carray[], int ldc, int batchCount);
+/* Batched LU with partial pivoting (PivotArray may be NULL: no pivoting),
+ * and the inverses from those factors. */
+cublasStatus_t cublasSgetrfBatched(cublasHandle_t handle, int n, float *const Aarray[], int lda,
+                                   int *PivotArray, int *infoArray, int batchSize);
+cublasStatus_t cublasDgetrfBatched(cublasHandle_t handle, int n, double *const Aarray[], int lda,
+                                   int *PivotArray, int *infoArray, int batchSize);
+cublasStatus_t cublasSgetriBatched(cublasHandle_t handle, int n, const float *const Aarray[],
+                                   int lda, const int *PivotArray, float *const Carray[], int ldc,
+                                   int *infoArray, int batchSize);
+cublasStatus_t cublasDgetriBatched(cublasHandle_t handle, int n, const double *const Aarray[],
+                                   int lda, const int *PivotArray, double *const Carray[], int ldc,
+                                   int *infoArray, int batchSize);
 cublasStatus_t cublasStrsm_v2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,
                               cublasOperation_t trans, cublasDiagType_t diag, int m, int n,
                               const float *alpha, const float *A, int lda, float *B, int ldb);

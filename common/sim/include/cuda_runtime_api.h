@@ -57,6 +57,39 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+/* Every pair of distinct simulated devices can reach each other's memory,
+ * with atomics (one process's memory); there are no CUDA arrays, and every
+ * link ranks the same (0). A device paired with itself is refused, as CUDA
+ * refuses it. */
+static inline cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr,
+                                                    int srcDevice, int dstDevice)
+{
+    int can = 0;
+    cudaError_t e;
+    if (!value)
+        return cudaDeviceCanAccessPeer(NULL, srcDevice, dstDevice); /* records InvalidValue */
+    if (srcDevice == dstDevice) {
+        e = cudaDeviceCanAccessPeer(&can, srcDevice, dstDevice);
+        return e != cudaSuccess ? e : cudaErrorInvalidDevice;
+    }
+    e = cudaDeviceCanAccessPeer(&can, srcDevice, dstDevice);
+    if (e != cudaSuccess)
+        return e;
+    switch (attr) {
+    case cudaDevP2PAttrPerformanceRank:
+        *value = 0;
+        return cudaSuccess;
+    case cudaDevP2PAttrAccessSupported:
+    case cudaDevP2PAttrNativeAtomicSupported:
+        *value = can;
+        return cudaSuccess;
+    case cudaDevP2PAttrCudaArrayAccessSupported:
+        *value = 0;
+        return cudaSuccess;
+    default:
+        return cudaDeviceCanAccessPeer(NULL, srcDevice, dstDevice); /* InvalidValue */
+    }
+}
 
 /* Memory */
 cudaError_t cudaMalloc(void **devPtr, size_t size);
@@ -144,12 +177,15 @@ cudaError_t cudaThreadSynchronize(void);
 cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
 
-/* Not simulated: they link, say so once on stderr and return
- * cudaErrorNotSupported. */
+/* A launch by the kernel's address: every non-template kernel of a file the
+ * simulator rewrote is known by it (C++ also has the typed forms). */
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream);
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                         size_t sharedMem, cudaStream_t stream);
+
+/* Not simulated: they link, say so once on stderr and return
+ * cudaErrorNotSupported. */
 cudaError_t cudaStreamSetAttribute(cudaStream_t stream, enum cudaStreamAttrID attr,
                                    const union cudaStreamAttrValue *value);
 cudaError_t cudaStreamGetAttribute(cudaStream_t stream, enum cudaStreamAttrID attr,

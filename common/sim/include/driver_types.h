@@ -160,6 +160,14 @@ enum cudaFuncCache {
     cudaFuncCachePreferEqual = 3
 };
 
+/* Attributes of a pair of devices (cudaDeviceGetP2PAttribute). */
+enum cudaDeviceP2PAttr {
+    cudaDevP2PAttrPerformanceRank = 1,
+    cudaDevP2PAttrAccessSupported = 2,
+    cudaDevP2PAttrNativeAtomicSupported = 3,
+    cudaDevP2PAttrCudaArrayAccessSupported = 4
+};
+
 /* Managed-memory advice (cudaMemAdvise: not simulated). */
 enum cudaMemoryAdvise {
     cudaMemAdviseSetReadMostly = 1,

@@ -21,8 +21,9 @@
  * lines. Launches inside comments, string and character literals are left
  * alone; launches in macro arguments and `#define` bodies are rewritten.
  *
- * A declaration of dynamic shared memory, `extern __shared__ T name[];`,
- * becomes `extern __thread T name[] GPULAB_SIM_DYNAMIC_SHARED;` (its `;` must
+ * A declaration of dynamic shared memory, `extern __shared__ T name[];` or
+ * `extern T __shared__ name[];`, becomes
+ * `extern __thread T name[] GPULAB_SIM_DYNAMIC_SHARED;` (its `;` must
  * be on the same line kind: code, or the same directive). A static one in a
  * function body, `[static] __shared__ T a[N], b;`, becomes
  * `typedef T gpulab_sim_shared_a[N], gpulab_sim_shared_b;` followed, on the

@@ -117,6 +117,19 @@ static const char *const not_names[] = {
     "decltype",          "__maxnreg__",   "sizeof",     "operator", "__cluster_dims__",
 };
 
+/* Statement keywords followed by ( : never a function's name, whatever a
+ * misread declaration makes of them. */
+static const char *const statement_words[] = { "if",     "for",   "while",  "switch",
+                                               "return", "catch", "static_assert" };
+
+static int is_statement_word(const sp_file *f, size_t i)
+{
+    for (size_t k = 0; k < sizeof(statement_words) / sizeof(statement_words[0]); k++)
+        if (is(f, i, statement_words[k]))
+            return 1;
+    return 0;
+}
+
 /* Index of the token matching the opener at i ({ or <), skipping directives; n when none. */
 static size_t matching(const sp_file *f, size_t i, int open, int close)
 {
@@ -163,6 +176,8 @@ static void add_decl(gpulab_rw_spaces *s, size_t file, size_t d, size_t end, siz
             }
             if (j > d && (f->toks.v[j - 1].kind == RW_SCOPE || is(f, j - 1, "~")))
                 return; /* S::f, a member defined outside its class */
+            if (is_statement_word(f, j))
+                return; /* a statement, not a declaration */
             name = j;
             break;
         }
@@ -219,7 +234,8 @@ static void collect(gpulab_rw_spaces *s, size_t file)
             while (k < i && (f->toks.v[k].flags & RW_IN_DIRECTIVE))
                 k++;
             int block =
-                k < i && (is(f, k, "namespace") || is(f, k, "inline") ||
+                k < i && (is(f, k, "namespace") ||
+                          (is(f, k, "inline") && k + 1 < i && is(f, k + 1, "namespace")) ||
                           (is(f, k, "extern") && is_kind(f, k + 1, RW_STRING) && k + 2 == i));
             if (block) {
                 d = i + 1;
@@ -377,7 +393,7 @@ int gpulab_rw_spaces_check(gpulab_rw_spaces *s, int rdc, char **errors)
         for (size_t i = caller->lb + 1; i < caller->rb; i++) {
             const gpulab_rw_token *t = &f->toks.v[i];
             if (t->kind != RW_IDENT || (t->flags & RW_IN_DIRECTIVE) ||
-                !is_kind(f, i + 1, RW_LPAREN))
+                !is_kind(f, i + 1, RW_LPAREN) || is_statement_word(f, i))
                 continue;
             const gpulab_rw_token *prev = &f->toks.v[i - 1];
             const char *pp = f->src + prev->start;

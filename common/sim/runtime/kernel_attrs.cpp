@@ -159,23 +159,6 @@ cudaError_t cudaChooseDevice(int *device, const cudaDeviceProp *prop)
     return cudaSuccess;
 }
 
-cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
-                             cudaStream_t stream)
-{
-    (void)func, (void)grid, (void)block, (void)args, (void)shmem, (void)stream;
-    return unsupported("cudaLaunchKernel (launch with <<<...>>> instead)");
-}
-
-cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
-                                        size_t shmem, cudaStream_t stream)
-{
-    (void)func, (void)grid, (void)block, (void)args, (void)shmem, (void)stream;
-    // The typed form (cuda_runtime.h) takes the kernel itself; through a
-    // void pointer the simulator does not know the parameters' types.
-    return unsupported("cudaLaunchCooperativeKernel with the kernel cast to (void *): pass the "
-                       "kernel itself, cudaLaunchCooperativeKernel(kernel, grid, block, args)");
-}
-
 cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
                                    const cudaStreamAttrValue *value)
 {

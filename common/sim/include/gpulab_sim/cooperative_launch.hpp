@@ -1,5 +1,7 @@
 // gpulab_sim/cooperative_launch.hpp — cudaLaunchCooperativeKernel(kernel,
-// grid, block, args, shmem, stream) with the kernel itself: the arguments are
+// grid, block, args, shmem, stream) and cudaLaunchKernel with the kernel
+// itself (the forms with `(void *)kernel` are in runtime/launch_args.cpp):
+// the arguments are
 // read from args (one pointer per parameter, as CUDA takes them) with the
 // kernel's parameter types, and the launch is queued as a cooperative one
 // (launch.cpp and grid.cpp: its grid must fit on the device; grid.sync() may be used).
@@ -11,63 +13,11 @@
 namespace gpulab_sim
 {
 
-// Validates and queues a cooperative launch; returns (and records) its launch
-// error. A null r.kernel_name is filled from the kernel's registration.
-cudaError_t submit_cooperative_launch(const launch_request &r);
-
-// 0, 1, ..., N - 1 as a type (std::index_sequence is C++14).
-template <size_t... I>
-struct indices {
-};
-template <size_t N, size_t... I>
-struct make_indices : make_indices<N - 1, N - 1, I...> {
-};
-template <size_t... I>
-struct make_indices<0, I...> {
-    typedef indices<I...> type;
-};
-
-template <class... P>
-struct cooperative_body {
-    void (*f)(P...);
-    void operator()(typename std::decay<P>::type... a) const
-    {
-        f(a...);
-    }
-};
-
-template <class... P, size_t... I>
-cudaError_t cooperative_launch(void (*func)(P...), dim3 grid, dim3 block, void **args, size_t shmem,
-                               cudaStream_t stream, const char *file, int line, indices<I...>)
-{
-    typedef cooperative_body<P...> body_t;
-    typedef std::tuple<typename std::decay<P>::type...> args_t;
-    static const kernel_ops ops = { run_block<body_t, args_t>, run_thread<body_t, args_t>,
-                                    destroy_task<body_t, args_t>, sizeof(task<body_t, args_t>) };
-    constexpr int n = sizeof...(P);
-    if (n > 0 && !args)
-        return cudaErrorInvalidValue;
-    auto *t = new task<body_t, args_t>{
-        body_t{ func }, args_t(*static_cast<typename std::decay<P>::type *>(args[I])...)
-    };
-    const void *ptrs[n + 1] = { pointer_or_null(std::get<I>(t->args))..., nullptr };
-    const bool is_ptr[n + 1] = { std::is_pointer<typename std::decay<P>::type>::value..., false };
-    launch_request r = { (const void *)func,
-                         nullptr,
-                         file,
-                         line,
-                         "",
-                         grid,
-                         block,
-                         shmem,
-                         stream,
-                         n,
-                         ptrs,
-                         is_ptr,
-                         t,
-                         &ops };
-    return submit_cooperative_launch(r);
-}
+// cudaLaunchCooperativeKernel's typed form is launch_from_args (kernel.hpp)
+// with cooperative set: submit_cooperative_launch fills a null kernel name
+// from the kernel's registration. The kernel's registered name, or
+// "(kernel)" (launch_args.cpp).
+const char *kernel_entry_name(const void *addr);
 
 } // namespace gpulab_sim
 
@@ -78,9 +28,22 @@ cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 block, void **ar
                             size_t shmem = 0, cudaStream_t stream = 0,
                             const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
-    return ::gpulab_sim::cooperative_launch(
-        func, grid, block, args, shmem, stream, file, line,
-        typename ::gpulab_sim::make_indices<sizeof...(P)>::type());
+    return ::gpulab_sim::launch_from_args(
+        func, grid, block, args, shmem, stream, true, nullptr, file, line,
+        typename ::gpulab_sim::make_index_list<sizeof...(P)>::type());
+}
+
+// cudaLaunchKernel with the kernel itself (CUDA's template form).
+template <class... P>
+static inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 grid, dim3 block, void **args,
+                                           size_t shmem = 0, cudaStream_t stream = 0,
+                                           const char *file = __builtin_FILE(),
+                                           int line = __builtin_LINE())
+{
+    return ::gpulab_sim::launch_from_args(
+        func, grid, block, args, shmem, stream, false,
+        ::gpulab_sim::kernel_entry_name((const void *)func), file, line,
+        typename ::gpulab_sim::make_index_list<sizeof...(P)>::type());
 }
 
 #endif

@@ -113,8 +113,31 @@ static inline unsigned int atomicDec(unsigned int *a, unsigned int limit)
         ;
     return old;
 }
+// The scoped variants: the simulator's atomics are atomic for every thread of
+// the process (every block, every simulated device and the host), so each
+// scope is the same operation.
 #define atomicAdd_block atomicAdd
 #define atomicAdd_system atomicAdd
+#define atomicSub_block atomicSub
+#define atomicSub_system atomicSub
+#define atomicExch_block atomicExch
+#define atomicExch_system atomicExch
+#define atomicMin_block atomicMin
+#define atomicMin_system atomicMin
+#define atomicMax_block atomicMax
+#define atomicMax_system atomicMax
+#define atomicInc_block atomicInc
+#define atomicInc_system atomicInc
+#define atomicDec_block atomicDec
+#define atomicDec_system atomicDec
+#define atomicCAS_block atomicCAS
+#define atomicCAS_system atomicCAS
+#define atomicAnd_block atomicAnd
+#define atomicAnd_system atomicAnd
+#define atomicOr_block atomicOr
+#define atomicOr_system atomicOr
+#define atomicXor_block atomicXor
+#define atomicXor_system atomicXor
 
 // clang-format off
 // ---------------------------------------------------------------------------
@@ -187,6 +210,12 @@ static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
 static inline double max(double a, double b) { return fmax(a, b); }
+static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+static inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 
 // clang-format on
 

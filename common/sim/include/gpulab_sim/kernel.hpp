@@ -226,8 +226,37 @@ inline const void *pointer_or_null(const T &v)
     return pointer_or_null(v, std::is_pointer<T>());
 }
 
+template <class... T>
+struct type_list {
+};
+
+// One call operator per prefix of the kernel's parameters P: a launch may
+// pass fewer arguments than P when the kernel declares default arguments
+// (the body calls the kernel by name, which supplies them; without defaults
+// that call does not compile, as the launch would not with nvcc). Cfg derives
+// from prefix_calls<Cfg, type_list<>, type_list<P...>>.
+template <class Cfg, class Done, class Rest>
+struct prefix_calls;
+template <class Cfg, class... D, class R0, class... R>
+struct prefix_calls<Cfg, type_list<D...>, type_list<R0, R...>>
+    : prefix_calls<Cfg, type_list<D..., R0>, type_list<R...>> {
+    using prefix_calls<Cfg, type_list<D..., R0>, type_list<R...>>::operator();
+    void operator()(D... args) const
+    {
+        static_cast<const Cfg &>(*this).template submit<D...>(args...);
+    }
+};
+template <class Cfg, class... D>
+struct prefix_calls<Cfg, type_list<D...>, type_list<>> {
+    void operator()(D... args) const
+    {
+        static_cast<const Cfg &>(*this).template submit<D...>(args...);
+    }
+};
+
 template <class Body, class... P>
-struct configured {
+struct configured
+    : prefix_calls<configured<Body, P...>, type_list<>, type_list<P...>> {
     Body body;
     const void *addr;
     const char *name, *file, *args_text;
@@ -236,14 +265,24 @@ struct configured {
     size_t shmem;
     cudaStream_t stream;
 
-    void operator()(P... args) const
+    configured(const Body &body_, const void *addr_, const char *name_, const char *file_,
+               const char *args_text_, int line_, dim3 grid_, dim3 block_, size_t shmem_,
+               cudaStream_t stream_)
+        : body(body_), addr(addr_), name(name_), file(file_), args_text(args_text_), line(line_),
+          grid(grid_), block(block_), shmem(shmem_), stream(stream_)
     {
-        using args_t = std::tuple<typename std::decay<P>::type...>;
+    }
+
+    // The launch with the arguments written, A: P or a prefix of it.
+    template <class... A>
+    void submit(A... args) const
+    {
+        using args_t = std::tuple<typename std::decay<A>::type...>;
         static const kernel_ops ops = { run_block<Body, args_t>, run_thread<Body, args_t>,
                                         destroy_task<Body, args_t>, sizeof(task<Body, args_t>) };
-        constexpr int n = sizeof...(P);
+        constexpr int n = sizeof...(A);
         const void *ptrs[n + 1] = { pointer_or_null(args)..., nullptr };
-        const bool is_ptr[n + 1] = { std::is_pointer<typename std::decay<P>::type>::value...,
+        const bool is_ptr[n + 1] = { std::is_pointer<typename std::decay<A>::type>::value...,
                                      false };
         auto *t = new task<Body, args_t>{ body, args_t(args...) };
         launch_request r = { addr,  name,   file, line, args_text, grid, block,
@@ -262,8 +301,8 @@ struct launcher {
     configured<Body, P...> operator()(dim3 grid, dim3 block, size_t shmem = 0,
                                       cudaStream_t stream = 0) const
     {
-        return configured<Body, P...>{ body, addr, name,  file,  args_text,
-                                       line, grid, block, shmem, stream };
+        return configured<Body, P...>(body, addr, name, file, args_text, line, grid, block, shmem,
+                                      stream);
     }
 };
 
@@ -318,8 +357,79 @@ call_kernel<P...> kernel_caller(void (*kernel)(P...))
 #define GPULAB_SIM_CAT2(a, b) a##b
 #define GPULAB_SIM_CAT(a, b) GPULAB_SIM_CAT2(a, b)
 #define GPULAB_SIM_KERNEL_TRAITS(K, SYNC)                                                          \
-    static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_,                       \
-                                                         __COUNTER__)((const void *)&K, #K, SYNC)
+    static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_, __COUNTER__)(         \
+        (const void *)&K, #K, SYNC);                                                               \
+    static ::gpulab_sim::kernel_entry_registrar GPULAB_SIM_CAT(gpulab_sim_entry_,                  \
+                                                               __COUNTER__)(&K, #K)
+
+// A launch from an array of pointers to the arguments, as cudaLaunchKernel
+// and cudaLaunchCooperativeKernel take them: each argument is read with its
+// parameter's type. The kernel's address (cast to void *) finds its typed
+// launcher through the registration above (runtime/launch_args.cpp).
+namespace gpulab_sim
+{
+cudaError_t submit_cooperative_launch(const launch_request &r);
+
+template <class... P>
+struct args_body {
+    void (*f)(P...);
+    void operator()(typename std::decay<P>::type... a) const
+    {
+        f(a...);
+    }
+};
+
+template <class... P, std::size_t... I>
+cudaError_t launch_from_args(void (*func)(P...), dim3 grid, dim3 block, void **args, size_t shmem,
+                             cudaStream_t stream, bool cooperative, const char *name,
+                             const char *file, int line, index_list<I...>)
+{
+    typedef args_body<P...> body_t;
+    typedef std::tuple<typename std::decay<P>::type...> args_t;
+    static const kernel_ops ops = { run_block<body_t, args_t>, run_thread<body_t, args_t>,
+                                    destroy_task<body_t, args_t>, sizeof(task<body_t, args_t>) };
+    constexpr int n = sizeof...(P);
+    if (n > 0 && !args)
+        return cudaErrorInvalidValue;
+    auto *t = new task<body_t, args_t>{
+        body_t{ func }, args_t(*static_cast<typename std::decay<P>::type *>(args[I])...)
+    };
+    const void *ptrs[n + 1] = { pointer_or_null(std::get<I>(t->args))..., nullptr };
+    const bool is_ptr[n + 1] = { std::is_pointer<typename std::decay<P>::type>::value..., false };
+    launch_request r = { (const void *)func, name, file, line, "", grid, block, shmem, stream,
+                         n, ptrs, is_ptr, t, &ops };
+    if (cooperative)
+        return submit_cooperative_launch(r);
+    submit_launch(r);
+    return cudaPeekAtLastError();
+}
+
+// The kernel's launcher with its type erased: `func` is the kernel.
+typedef cudaError_t (*erased_launcher)(void (*func)(), dim3 grid, dim3 block, void **args,
+                                       size_t shmem, cudaStream_t stream, bool cooperative,
+                                       const char *name);
+
+template <class... P>
+cudaError_t launch_erased(void (*func)(), dim3 grid, dim3 block, void **args, size_t shmem,
+                          cudaStream_t stream, bool cooperative, const char *name)
+{
+    return launch_from_args(reinterpret_cast<void (*)(P...)>(func), grid, block, args, shmem,
+                            stream, cooperative, name, "", 0,
+                            typename make_index_list<sizeof...(P)>::type());
+}
+
+void register_kernel_entry(const void *addr, const char *name, void (*func)(),
+                           erased_launcher launch);
+
+struct kernel_entry_registrar {
+    template <class... P>
+    kernel_entry_registrar(void (*kernel)(P...), const char *name)
+    {
+        register_kernel_entry((const void *)kernel, name, reinterpret_cast<void (*)()>(kernel),
+                              &launch_erased<P...>);
+    }
+};
+} // namespace gpulab_sim
 
 // Static shared memory. `__shared__ T a[N];` in a function body becomes
 //     typedef T gpulab_sim_shared_a[N]; GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_a, a, line);

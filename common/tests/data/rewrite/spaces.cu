@@ -19,3 +19,24 @@ int main(void)
 {
     return from_header(1);
 }
+
+// An inline host function whose body holds statements: `if (...)` and
+// `for (...)` are neither declarations nor calls, here or in a kernel.
+inline int round_up(int n, int m)
+{
+    int r = n % m;
+    if (r)
+        return n + m - r;
+    for (int i = 0; i < 1; i++)
+        n += 0;
+    return n;
+}
+
+__global__ void statements(int *p)
+{
+    if (p[0] > 0)
+        p[0] = 1;
+    for (int i = 0; i < 2; i++)
+        while (p[i] > 3)
+            p[i]--;
+}

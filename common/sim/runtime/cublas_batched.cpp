@@ -1,28 +1,20 @@
-// cublas_ext.inc — more of cuBLAS for the simulator: the math mode, Isamin,
-// Sger, Ssymv, Strsm, Sgeam, SgemmBatched and the mixed-precision gemms
-// (GemmEx, GemmBatchedEx, GemmStridedBatchedEx) with __half, __nv_bfloat16,
-// float and double matrices.
-//
-// Included at the end of cublas.cpp, whose helpers it uses (operand checks,
-// scalars in either pointer mode, queueing on the handle's stream, the model
-// and initcheck marks): the same translation unit, kept in a file of its own.
+// cublas_batched.cpp — the simulator's batched and mixed-precision cuBLAS:
+// the gemms over arrays of device pointers (SgemmBatched, DgemmBatched,
+// GemmBatchedEx), GemmEx and GemmStridedBatchedEx with __half,
+// __nv_bfloat16, float and double matrices (see cublas_internal.hpp for how
+// a routine checks and queues its work).
+#include "cublas_internal.hpp"
 
 #include <vector>
 
 #include "gpulab_sim/lowp.hpp"
 
+using namespace gpulab_sim::blas;
+
 namespace
 {
 
-bool bad_fill(cublasFillMode_t f)
-{
-    return f != CUBLAS_FILL_MODE_LOWER && f != CUBLAS_FILL_MODE_UPPER;
-}
-
-CBLAS_UPLO cblas_uplo(cublasFillMode_t f)
-{
-    return f == CUBLAS_FILL_MODE_LOWER ? CblasLower : CblasUpper;
-}
+using gpulab_sim::report;
 
 // ---------------------------------------------------------------------------
 // The element types of the Ex gemms.
@@ -342,212 +334,7 @@ cublasStatus_t gemm_ex_pointers(cublasHandle_t h, const char *fn, const gemm_sha
 } // namespace
 
 // ---------------------------------------------------------------------------
-// Math mode: stored and returned. The simulator computes float products in
-// float whatever the mode (no TF32 or half down-conversion).
-
-cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode)
-{
-    if (!handle)
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!mode)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    *mode = handle->math;
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode)
-{
-    if (!handle)
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    int base = (int)mode & ~(int)CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
-    if (base < CUBLAS_DEFAULT_MATH || base > CUBLAS_TF32_TENSOR_OP_MATH)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    handle->math = mode;
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-// ---------------------------------------------------------------------------
-// Level 1 and 2
-
-// The first index (1-based) of the smallest |x_i|; 0 when n <= 0 or incx <= 0.
-cublasStatus_t cublasIsamin_v2(cublasHandle_t handle, int n, const float *x, int incx, int *result)
-{
-    if (incx <= 0)
-        n = 0;
-    return reduce<int>(
-        handle, "cublasIsamin", { vector_arg("x", x, n, incx) }, result,
-        [=]() {
-            int best = 0;
-            for (int i = 1; i < n; i++)
-                if (std::fabs(x[(size_t)i * incx]) < std::fabs(x[(size_t)best * incx]))
-                    best = i;
-            return n > 0 ? best + 1 : 0;
-        },
-        n, 1);
-}
-
-// A += alpha x y^T.
-cublasStatus_t cublasSger_v2(cublasHandle_t handle, int m, int n, const float *alpha,
-                             const float *x, int incx, const float *y, int incy, float *A, int lda)
-{
-    call c;
-    scalar<float> a;
-    if (!handle)
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (m < 0 || n < 0 || incx == 0 || incy == 0 || lda < std::max(1, m) || !alpha)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (m == 0 || n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    cublasStatus_t st = begin(handle, "cublasSger", &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "alpha", alpha, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(c, { vector_arg("x", x, m, incx), vector_arg("y", y, n, incy),
-                                  matrix_arg("A", A, m, n, lda) });
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return st;
-    cudaStream_t stream = handle->stream;
-    return queue(c, [=]() {
-        cblas_sger(CblasColMajor, m, n, a.get(), x, incx, y, incy, A, lda);
-        written_matrix(A, m, n, lda);
-        gpulab_sim::model_blas(stream, "cublasSger", 2.0 * m * n, 4.0 * (2.0 * m * n + m + n),
-                               std::min(m, n));
-    });
-}
-
-// y = alpha A x + beta y for a symmetric A of which triangle uplo is stored.
-cublasStatus_t cublasSsymv_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n,
-                              const float *alpha, const float *A, int lda, const float *x, int incx,
-                              const float *beta, float *y, int incy)
-{
-    call c;
-    scalar<float> a, b;
-    if (!handle)
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (bad_fill(uplo) || n < 0 || lda < std::max(1, n) || incx == 0 || incy == 0 || !alpha ||
-        !beta)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    cublasStatus_t st = begin(handle, "cublasSsymv", &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "alpha", alpha, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "beta", beta, &b);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(c, { matrix_arg("A", A, n, n, lda), vector_arg("x", x, n, incx),
-                                  vector_arg("y", y, n, incy) });
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return st;
-    cudaStream_t stream = handle->stream;
-    return queue(c, [=]() {
-        float beta_now = b.get();
-        if (beta_now == 0)
-            zero_matrix(y, 1, n, incy < 0 ? -incy : incy);
-        cblas_ssymv(CblasColMajor, cblas_uplo(uplo), n, a.get(), A, lda, x, incx, beta_now, y,
-                    incy);
-        written_vector(y, n, incy);
-        // Half of A read (one triangle), x once, y read and written.
-        gpulab_sim::model_blas(stream, "cublasSsymv", 2.0 * n * n, 4.0 * (0.5 * n * n + 3.0 * n),
-                               n);
-    });
-}
-
-// ---------------------------------------------------------------------------
-// Level 3 and extensions
-
-// Solves op(A) X = alpha B (side left) or X op(A) = alpha B (right); X overwrites B.
-cublasStatus_t cublasStrsm_v2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,
-                              cublasOperation_t trans, cublasDiagType_t diag, int m, int n,
-                              const float *alpha, const float *A, int lda, float *B, int ldb)
-{
-    call c;
-    scalar<float> a;
-    if (!handle)
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    int ka = side == CUBLAS_SIDE_LEFT ? m : n;
-    if ((side != CUBLAS_SIDE_LEFT && side != CUBLAS_SIDE_RIGHT) || bad_fill(uplo) ||
-        bad_op(trans) || (diag != CUBLAS_DIAG_NON_UNIT && diag != CUBLAS_DIAG_UNIT) || m < 0 ||
-        n < 0 || lda < std::max(1, ka) || ldb < std::max(1, m) || !alpha)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (m == 0 || n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    cublasStatus_t st = begin(handle, "cublasStrsm", &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "alpha", alpha, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(c, { matrix_arg("A", A, ka, ka, lda), matrix_arg("B", B, m, n, ldb) });
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return st;
-    cudaStream_t stream = handle->stream;
-    return queue(c, [=]() {
-        cblas_strsm(CblasColMajor, side == CUBLAS_SIDE_LEFT ? CblasLeft : CblasRight,
-                    cblas_uplo(uplo), cblas_op(trans),
-                    diag == CUBLAS_DIAG_UNIT ? CblasUnit : CblasNonUnit, m, n, a.get(), A, lda, B,
-                    ldb);
-        written_matrix(B, m, n, ldb);
-        // ka^2 / 2 multiply-adds per column (left) or row (right) of B.
-        double other = side == CUBLAS_SIDE_LEFT ? n : m;
-        gpulab_sim::model_blas(stream, "cublasStrsm", (double)ka * ka * other,
-                               4.0 * (0.5 * ka * ka + 2.0 * m * n), std::min(m, n));
-    });
-}
-
-// C = alpha op(A) + beta op(B). A is not read when alpha is 0, B not when beta
-// is 0 (pointer mode host: they may then be null). C may be A (or B) when it
-// is not transposed and has the same leading dimension.
-cublasStatus_t cublasSgeam(cublasHandle_t handle, cublasOperation_t transa,
-                           cublasOperation_t transb, int m, int n, const float *alpha,
-                           const float *A, int lda, const float *beta, const float *B, int ldb,
-                           float *C, int ldc)
-{
-    call c;
-    scalar<float> a{ 0, nullptr }, b{ 0, nullptr };
-    if (!handle)
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    int arows = transa == CUBLAS_OP_N ? m : n, brows = transb == CUBLAS_OP_N ? m : n;
-    if (bad_op(transa) || bad_op(transb) || m < 0 || n < 0 || lda < std::max(1, arows) ||
-        ldb < std::max(1, brows) || ldc < std::max(1, m) || !alpha || !beta)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if ((C == A && (transa != CUBLAS_OP_N || lda != ldc)) ||
-        (C == B && (transb != CUBLAS_OP_N || ldb != ldc)))
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (m == 0 || n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    int acols = transa == CUBLAS_OP_N ? n : m, bcols = transb == CUBLAS_OP_N ? n : m;
-    cublasStatus_t st = begin(handle, "cublasSgeam", &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "alpha", alpha, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "beta", beta, &b);
-    // An operand its scalar zeroes (known now in pointer mode host) is not read.
-    bool skip_a = !a.device && a.value == 0, skip_b = !b.device && b.value == 0;
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(
-            c, { skip_a ? operand{ "A", A, 0, 0, false } : matrix_arg("A", A, arows, acols, lda),
-                 skip_b ? operand{ "B", B, 0, 0, false } : matrix_arg("B", B, brows, bcols, ldb),
-                 matrix_arg("C", C, m, n, ldc) });
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return st;
-    cudaStream_t stream = handle->stream;
-    return queue(c, [=]() {
-        float al = a.get(), be = b.get();
-        std::vector<float> out((size_t)m * n);
-        for (long long j = 0; j < n; j++)
-            for (long long i = 0; i < m; i++) {
-                float v = 0;
-                if (al != 0)
-                    v = al * (transa == CUBLAS_OP_N ? A[i + j * lda] : A[j + i * lda]);
-                if (be != 0)
-                    v += be * (transb == CUBLAS_OP_N ? B[i + j * ldb] : B[j + i * ldb]);
-                out[(size_t)(i + j * m)] = v;
-            }
-        for (long long j = 0; j < n; j++)
-            std::memcpy(C + j * ldc, out.data() + j * m, (size_t)m * sizeof(float));
-        written_matrix(C, m, n, ldc);
-        gpulab_sim::model_blas(stream, "cublasSgeam", 3.0 * m * n, 12.0 * m * n, std::min(m, n));
-    });
-}
+// The calls
 
 cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t transa,
                                   cublasOperation_t transb, int m, int n, int k, const float *alpha,
@@ -558,6 +345,19 @@ cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t trans
     gemm_shape g{ transa, transb, m, n, k, lda, ldb, ldc };
     ex_types t{ CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F };
     return gemm_ex_pointers(handle, "cublasSgemmBatched", g, t, alpha, (const void *const *)Aarray,
+                            (const void *const *)Barray, beta, (void *const *)Carray, batchCount,
+                            CUBLAS_GEMM_DEFAULT);
+}
+
+cublasStatus_t cublasDgemmBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                  cublasOperation_t transb, int m, int n, int k,
+                                  const double *alpha, const double *const Aarray[], int lda,
+                                  const double *const Barray[], int ldb, const double *beta,
+                                  double *const Carray[], int ldc, int batchCount)
+{
+    gemm_shape g{ transa, transb, m, n, k, lda, ldb, ldc };
+    ex_types t{ CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F };
+    return gemm_ex_pointers(handle, "cublasDgemmBatched", g, t, alpha, (const void *const *)Aarray,
                             (const void *const *)Barray, beta, (void *const *)Carray, batchCount,
                             CUBLAS_GEMM_DEFAULT);
 }
