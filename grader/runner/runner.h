@@ -11,8 +11,12 @@
  *   stdin from /dev/null, stdout and stderr on pipes, no other descriptors,
  *   and rlimits on CPU time, address space, file size, process count and open
  *   descriptors (and no core files);
- * - when the grader runs as root, also gives the program an empty network
- *   namespace (no network) and runs it as an unprivileged uid of its own
+ * - when the grader runs as root, starts it in a PID namespace of its own (the
+ *   runner's child is that namespace's init and the program its child: the
+ *   program sees and can signal only its own processes, never another run's,
+ *   whatever user both run as, and whatever it leaves is killed when it
+ *   ends), gives it an empty network namespace (no network) and runs it as an
+ *   unprivileged uid of its own
  *   (GRADE_RUN_UID_BASE + the grader's pid: no passwd entry, no other run
  *   shares it, so runs cannot signal each other or share a process count),
  *   with no way back to privileges (PR_SET_NO_NEW_PRIVS), in a mount
@@ -44,10 +48,13 @@
  * - A process that both leaves the program's session (setsid) and keeps a
  *   live parent inside the program's tree is found once that parent is killed
  *   (it is then re-parented to the caller); the sweep repeats until nothing is
- *   left. A program that makes itself a subreaper as well and double-forks can
- *   in principle hide a process until its own subreaper dies; a PID namespace
- *   would close that hole and is not used yet (as root the run's own uid and
- *   its /proc already keep it from seeing or signalling anything not its own).
+ *   left. As root the PID namespace closes the rest: when the program ends,
+ *   its init kills every process of the namespace, and dies with the caller.
+ *   Without root a program that makes itself a subreaper as well and
+ *   double-forks can in principle hide a process until its own subreaper dies.
+ * - In a PID namespace grade_run::pid is the init's pid (the program's
+ *   process group and session as the caller sees them); the wait status is
+ *   the program's, relayed by the init.
  * - RLIMIT_NPROC counts every process (thread) of the real user. As root it is
  *   not enforced at all, which is one reason the runner drops privileges; the
  *   uid of the run's own means concurrent runs (other jobs of --batch, other
@@ -118,7 +125,7 @@ typedef struct grade_run {
     size_t err_len;       /**< Bytes in err, NUL excluded. */
     int err_truncated;    /**< 1 when stderr was longer than grade_limits::output_bytes. */
     char workdir[4096];   /**< The fresh directory it ran in; removed by grade_run_free(). */
-    char isolation[256];  /**< What was in force, in words ("process group, rlimits, ..."). */
+    char isolation[384];  /**< What was in force, in words ("process group, rlimits, ..."). */
     char reason[512];     /**< One line for a student saying how it ended. */
 } grade_run;
 
