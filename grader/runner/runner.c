@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -118,6 +119,10 @@ static void describe_isolation(grade_run *r, const struct plan *p, const struct 
     int hidden = 0;
     while (p->lim->hide && p->lim->hide[hidden])
         hidden++;
+    if (r->dir_capped)
+        grade_append(r->isolation, sizeof(r->isolation),
+                     ", a run directory of its own (%d files and folders at most)",
+                     p->lim->dir_entries);
     if (w->mntns > 0)
         grade_append(r->isolation, sizeof(r->isolation),
                      ", own mounts (private /tmp, a /proc of its own processes%s)",
@@ -183,7 +188,7 @@ int grade_run_program(grade_run *out, lab_error *err, const char *const argv[],
     /* Orphans of the program come back to us, to be killed and reaped. */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
 
-    int rc = grade_workdir_make(out, err, setup_dir, p.uid, p.gid);
+    int rc = grade_workdir_make(out, err, setup_dir, p.uid, p.gid, &lim);
     if (rc != LAB_OK) {
         grade_say(out->reason, sizeof(out->reason), "the grader could not prepare a directory: %s",
                   err ? err->msg : "see the grader's log");
@@ -223,15 +228,13 @@ int grade_run_program(grade_run *out, lab_error *err, const char *const argv[],
     struct rusage before, after;
     getrusage(RUSAGE_CHILDREN, &before);
     double start = grade_now_seconds();
-    int in_pidns = 0;
-    pid_t pid = grade_spawn(p.root, &in_pidns);
+    pid_t pid = fork();
     if (pid < 0) {
         rc = runner_failed(out, err, LAB_EIO, "fork");
         goto free_pipes;
     }
     if (pid == 0)
-        grade_child_main(&p, in_pidns);
-    w.pidns = in_pidns;
+        grade_child_main(&p);
     out->pid = pid;
     close(pout[1]);
     close(perr[1]);
@@ -273,6 +276,9 @@ int grade_run_program(grade_run *out, lab_error *err, const char *const argv[],
     out->err = w.err.buf ? w.err.buf : calloc(1, 1);
     out->err_len = w.err.len;
     out->err_truncated = w.err.truncated;
+    struct statvfs vfs;
+    if (out->dir_capped && statvfs(out->workdir, &vfs) == 0)
+        out->dir_full = vfs.f_favail == 0 ? 1 : vfs.f_bavail == 0 ? 2 : 0;
     describe_isolation(out, &p, &w, user);
     if (w.fatal.stage) {
         start_failed(out, &p, &w);

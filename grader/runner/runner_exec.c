@@ -73,7 +73,7 @@ static _Noreturn void child_fail(int fd, int stage)
     _exit(127);
 }
 
-_Noreturn void grade_child_main(const struct plan *p, int in_pidns)
+_Noreturn void grade_child_main(const struct plan *p)
 {
     int st = fcntl(p->status_w, F_DUPFD_CLOEXEC, 10); /* out of the way of 0..3 */
     int ow = fcntl(p->out_w, F_DUPFD_CLOEXEC, 10);
@@ -112,7 +112,13 @@ _Noreturn void grade_child_main(const struct plan *p, int in_pidns)
         child_fail(st, ST_OPEN);
     if (pread(exe, magic, 2, 0) == 2 && magic[0] == '#' && magic[1] == '!')
         fcntl(exe, F_SETFD, 0); /* a script: its interpreter reads it from /dev/fd/N */
+    int in_pidns = 0;
     if (p->root) {
+        in_pidns = grade_enter_pidns();
+        if (in_pidns < 0)
+            child_fail(st, ST_FORK);
+        if (in_pidns)
+            grade_child_report(st, ST_PIDNS_OK, 0);
         if (unshare(CLONE_NEWNET) == 0)
             grade_child_report(st, ST_NETNS_OK, 0);
         else
@@ -210,6 +216,8 @@ static void read_status(struct watch *w)
         w->mntns = 1;
     else if (rep.stage == ST_MNTNS_FAILED)
         w->mntns = -rep.err;
+    else if (rep.stage == ST_PIDNS_OK)
+        w->pidns = 1;
     else if (rep.stage == ST_EXITED) {
         w->relayed = 1;
         w->relayed_status = rep.err;

@@ -27,8 +27,10 @@ void grade_classify(grade_run *r, int wstatus, int timed_out, int unkillable, co
 
 /* runner_os.c */
 
-/* Makes r->workdir (mkdtemp, 0700, owned by uid/gid unless -1) and copies setup_dir into it. */
-int grade_workdir_make(grade_run *r, lab_error *err, const char *setup_dir, uid_t uid, gid_t gid);
+/* Makes r->workdir (mkdtemp, 0700, owned by uid/gid unless -1; as root a tmpfs capped by
+ * l->dir_entries and l->dir_bytes) and copies setup_dir into it. */
+int grade_workdir_make(grade_run *r, lab_error *err, const char *setup_dir, uid_t uid, gid_t gid,
+                       const grade_limits *l);
 /* Removes a working directory and all inside it, never following links. Best effort. */
 void grade_workdir_remove(const char *path);
 /* Threads (tasks) whose real uid is @p uid: what RLIMIT_NPROC counts. */
@@ -61,6 +63,7 @@ enum child_stage {
     ST_MNTNS_OK,
     ST_MNTNS_FAILED,
     ST_EXITED,      /* from the PID namespace's init: the program's wait status (in err) */
+    ST_PIDNS_OK,    /* the program runs in a PID namespace of its own */
     ST_FATAL_FIRST, /* from here on: the child gives up */
     ST_SETSID = ST_FATAL_FIRST,
     ST_FDS,
@@ -106,9 +109,9 @@ struct watch {
 const char *grade_stage_words(int stage);
 /* Sends a report on the status pipe (async-signal-safe). */
 void grade_child_report(int fd, int stage, int err);
-/* The child: sets up and executes the program; as the init of a PID namespace (in_pidns) it
- * forks the program and waits (grade_pidns_init). Never returns. */
-_Noreturn void grade_child_main(const struct plan *p, int in_pidns);
+/* The child: sets up and executes the program; as root through the init of a PID namespace
+ * of its own, which forks the program and waits (grade_pidns_init). Never returns. */
+_Noreturn void grade_child_main(const struct plan *p);
 /* Pumps the pipes until the child ends (or the wall limit kills it). 0 or LAB_ENOMEM. */
 int grade_watch_child(struct watch *w, pid_t pid, int pidfd, double start, double wall_limit);
 /* After the end: reads what is still in the pipes, for at most ~0.5 s. 0 or LAB_ENOMEM. */
@@ -117,9 +120,11 @@ double grade_now_seconds(void);
 
 /* runner_ns.c: namespaces and mounts */
 
-/* Starts the child: as root the init of a new PID namespace (*in_pidns = 1), else a plain
- * fork. Returns the child's pid (0 in the child), -1 on failure. */
-pid_t grade_spawn(int root, int *in_pidns);
+/* As root: a new PID namespace and a fork. In the child, which is pid 1 of the namespace,
+ * returns 1; the caller stays behind as its keeper (it holds nothing of the run, waits for the
+ * init and exits: the runner waits for it) and never returns. 0: no PID namespace (not
+ * permitted); -1: the fork failed. */
+int grade_enter_pidns(void);
 /* The private mounts of a run (see runner.h). 0 or the errno of the first failure. */
 int grade_private_mounts(const struct plan *p);
 /* The init of the run's PID namespace: reaps until the program (@p main) ends, kills what is

@@ -608,6 +608,36 @@ static void test_neighbour_survives(void)
     }
 }
 
+/* The run directory holds at most grade_limits::dir_entries files and folders (a tmpfs of its
+ * own, as root): a program that makes files without end is stopped there, the run says so, and
+ * the tmpfs goes with grade_run_free. */
+static void test_dir_cap(void)
+{
+    grade_limits l = short_limits();
+    l.dir_entries = 100;
+    l.dir_bytes = (size_t)16 << 20;
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "many", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_CONTAINS(r.out, "No space left on device");
+    int made = -1;
+    CHECK(sscanf(r.out, "made %d files", &made) == 1 && made >= 90 && made <= 100);
+    CHECK_EQ_INT(r.dir_capped, 1);
+    CHECK_EQ_INT(r.dir_full, 1);
+    CHECK_CONTAINS(r.isolation, "100 files and folders at most");
+    char dir[sizeof(r.workdir)];
+    snprintf(dir, sizeof(dir), "%s", r.workdir);
+    grade_run_free(&r);
+    struct stat st;
+    CHECK(stat(dir, &st) != 0); /* unmounted and removed */
+    /* The control: without the cap it makes them all. */
+    l.dir_entries = 0;
+    CHECK_EQ_INT(run_fault(&r, "many", "1000", NULL, &l, NULL), LAB_OK);
+    CHECK_CONTAINS(r.out, "made 1000 files");
+    CHECK_EQ_INT(r.dir_capped, 0);
+    grade_run_free(&r);
+}
+
 /* As root without the drop, RLIMIT_NPROC does not hold: only the wall-time kill stops it. */
 static void test_forkbomb_as_root(void)
 {
@@ -689,5 +719,6 @@ int main(int argc, char **argv)
     RUN(test_forkbomb_as_root, 1);
     RUN(test_own_uid, 1);
     RUN(test_neighbour_survives, 1);
+    RUN(test_dir_cap, 1);
     LAB_TEST_MAIN_END();
 }
