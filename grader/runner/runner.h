@@ -11,8 +11,12 @@
  *   stdin from /dev/null, stdout and stderr on pipes, no other descriptors,
  *   and rlimits on CPU time, address space, file size, process count and open
  *   descriptors (and no core files);
- * - when the grader runs as root, also gives the program an empty network
- *   namespace (no network) and runs it as an unprivileged uid of its own
+ * - when the grader runs as root, starts it in a PID namespace of its own (the
+ *   runner's child unshares it and forks its init, which forks the program: the
+ *   program sees and can signal only its own processes, never another run's,
+ *   whatever user both run as, and whatever it leaves is killed when it
+ *   ends), gives it an empty network namespace (no network) and runs it as an
+ *   unprivileged uid of its own
  *   (GRADE_RUN_UID_BASE + the grader's pid: no passwd entry, no other run
  *   shares it, so runs cannot signal each other or share a process count),
  *   with no way back to privileges (PR_SET_NO_NEW_PRIVS), in a mount
@@ -44,10 +48,15 @@
  * - A process that both leaves the program's session (setsid) and keeps a
  *   live parent inside the program's tree is found once that parent is killed
  *   (it is then re-parented to the caller); the sweep repeats until nothing is
- *   left. A program that makes itself a subreaper as well and double-forks can
- *   in principle hide a process until its own subreaper dies; a PID namespace
- *   would close that hole and is not used yet (as root the run's own uid and
- *   its /proc already keep it from seeing or signalling anything not its own).
+ *   left. As root the PID namespace closes the rest: when the program ends,
+ *   its init kills every process of the namespace, and dies with the caller.
+ *   Without root a program that makes itself a subreaper as well and
+ *   double-forks can in principle hide a process until its own subreaper dies.
+ * - In a PID namespace grade_run::pid is the runner's child (the keeper that
+ *   waits for the init; the program's process group and session as the caller
+ *   sees them); the wait status is the program's, relayed by the init. The
+ *   namespace is entered by unshare() and fork(), never a raw clone(), so the
+ *   caller may have other threads (glibc's fork resets their locks).
  * - RLIMIT_NPROC counts every process (thread) of the real user. As root it is
  *   not enforced at all, which is one reason the runner drops privileges; the
  *   uid of the run's own means concurrent runs (other jobs of --batch, other
@@ -59,6 +68,10 @@
  * - RLIMIT_AS counts virtual address space. The CUDA runtime reserves tens of
  *   GiB of address space when it starts, so set grade_limits::address_space to
  *   0 (no limit) for programs that use a GPU.
+ * - As root with grade_limits::dir_entries set, the first call moves the calling
+ *   process into a mount namespace of its own (a slave of the machine's: it
+ *   still sees new mounts), where each run directory is a tmpfs of its own;
+ *   they go when the process ends, whatever way it ends.
  * - Files the program wrote into grade_run::workdir belong to it: read them
  *   without following symbolic links (O_NOFOLLOW), it may have planted some.
  */
@@ -87,6 +100,11 @@ typedef struct grade_limits {
     int max_processes;    /**< Processes the program may add (RLIMIT_NPROC; see the file notes). */
     int max_files;        /**< Descriptors it may hold open at once (RLIMIT_NOFILE). */
     size_t output_bytes;  /**< Bytes kept of stdout and of stderr, each; the rest is dropped. */
+    /** Files and folders the run directory may hold, setup copy included: as root it is a tmpfs
+     *  of that many inodes (and dir_bytes bytes; 0: 1 GiB), in the caller's own mount
+     *  namespace (see the file notes). 0: no cap. */
+    int dir_entries;
+    size_t dir_bytes;
     const char *user; /**< Whom to run as when the caller is root; NULL: a uid of the run's own. */
     /** Folders the program must not see (NULL-terminated; may be NULL): as root each is covered,
      *  in the run's own mount namespace, by an empty read-only folder no one may enter. */
@@ -118,7 +136,9 @@ typedef struct grade_run {
     size_t err_len;       /**< Bytes in err, NUL excluded. */
     int err_truncated;    /**< 1 when stderr was longer than grade_limits::output_bytes. */
     char workdir[4096];   /**< The fresh directory it ran in; removed by grade_run_free(). */
-    char isolation[256];  /**< What was in force, in words ("process group, rlimits, ..."). */
+    int dir_capped;       /**< 1: workdir was a tmpfs capped by dir_entries and dir_bytes. */
+    int dir_full;         /**< 1: it ended with no file (2: no byte) left in that tmpfs. */
+    char isolation[384];  /**< What was in force, in words ("process group, rlimits, ..."). */
     char reason[512];     /**< One line for a student saying how it ended. */
 } grade_run;
 

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -161,6 +163,7 @@ void grade_workdir_remove(const char *path)
 {
     if (!path[0])
         return;
+    umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW); /* the run's tmpfs, if it had one */
     chmod(path, 0700);
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0) {
@@ -170,7 +173,32 @@ void grade_workdir_remove(const char *path)
     rmdir(path);
 }
 
-int grade_workdir_make(grade_run *r, lab_error *err, const char *setup_dir, uid_t uid, gid_t gid)
+/* As root, once per process: a mount namespace of the caller's own, slave to the machine's (it
+ * sees new mounts, its own stay in it), so that the runs' tmpfs go with the process. */
+static int own_mounts(void)
+{
+    static int state; /* 0 not tried, 1 ok, -1 failed */
+    if (state == 0)
+        state = unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0
+                    ? 1
+                    : -1;
+    return state > 0;
+}
+
+/* Makes the run directory a tmpfs of its own holding at most l->dir_entries files and folders
+ * and l->dir_bytes bytes (as root; 0 fields: no cap). Returns 1 when mounted. */
+static int cap_workdir(const char *dir, const grade_limits *l)
+{
+    if (!l || l->dir_entries <= 0 || geteuid() != 0 || !own_mounts())
+        return 0;
+    char opts[128];
+    snprintf(opts, sizeof(opts), "mode=0700,nr_inodes=%d,size=%zu", l->dir_entries + 1,
+             l->dir_bytes ? l->dir_bytes : (size_t)1 << 30);
+    return mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, opts) == 0;
+}
+
+int grade_workdir_make(grade_run *r, lab_error *err, const char *setup_dir, uid_t uid, gid_t gid,
+                       const grade_limits *l)
 {
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !tmp[0])
@@ -185,6 +213,7 @@ int grade_workdir_make(grade_run *r, lab_error *err, const char *setup_dir, uid_
         r->workdir[0] = '\0';
         return lab_error_set(err, LAB_EIO, "cannot make a directory in %s: %s", tmp, strerror(e));
     }
+    r->dir_capped = cap_workdir(r->workdir, l);
     if (uid != (uid_t)-1 && chown(r->workdir, uid, gid) != 0)
         return lab_error_set(err, LAB_EIO, "%s: cannot hand it to uid %d: %s", r->workdir, (int)uid,
                              strerror(errno));

@@ -68,7 +68,8 @@ static submission *list_submissions(const char *dir, int *count)
 
 /* Starts the child that grades s in slot's build directory, building with
  * build_jobs compilers. */
-static pid_t start_one(const options *o, const submission *s, const char *slot_dir, int build_jobs)
+static pid_t start_one(const options *o, const submission *s, const char *slot_dir, int build_jobs,
+                       int slots)
 {
     char json[4400], summary[4400], log[4400], seed[32], limit[32], jobs[16];
     snprintf(jobs, sizeof(jobs), "%d", build_jobs);
@@ -78,7 +79,7 @@ static pid_t start_one(const options *o, const submission *s, const char *slot_d
     snprintf(seed, sizeof(seed), "%llu", o->seed);
     snprintf(limit, sizeof(limit), "%g", o->time_limit);
     unlink(summary);
-    const char *argv[32];
+    const char *argv[40];
     int n = 0;
     argv[n++] = o->self;
     argv[n++] = "--submission";
@@ -106,6 +107,20 @@ static pid_t start_one(const options *o, const submission *s, const char *slot_d
         argv[n++] = "--time-limit";
         argv[n++] = limit;
     }
+    char share[16];
+    snprintf(share, sizeof(share), "%d", slots);
+    argv[n++] = "--share";
+    argv[n++] = share;
+    char build[3][32];
+    const char *build_opt[3] = { "--build-cpu-limit", "--build-memory-limit",
+                                 "--build-time-limit" };
+    const double build_val[3] = { o->build_cpu, o->build_memory_mib, o->build_time };
+    for (int i = 0; i < 3; i++)
+        if (build_val[i] > 0) {
+            snprintf(build[i], sizeof(build[i]), "%g", build_val[i]);
+            argv[n++] = build_opt[i];
+            argv[n++] = build[i];
+        }
     argv[n] = NULL;
     fflush(stdout);
     fflush(stderr);
@@ -297,7 +312,7 @@ int grade_batch(const options *o)
         for (int k = 0; k < slots && next < n; k++)
             if (!running[k]) {
                 which[k] = next;
-                running[k] = start_one(o, &subs[next++], slot_dir[k], build_jobs);
+                running[k] = start_one(o, &subs[next++], slot_dir[k], build_jobs, slots);
                 if (running[k] < 0) {
                     running[k] = 0;
                     done++;

@@ -12,6 +12,14 @@
 
 #define GRADE_DEFAULT_SEED 20261123ull
 
+/* A submission's build (docs/grading.md, "Limits"): CPU seconds per process, MiB of address
+ * space per process (the machine's memory shared by the --jobs compilers, within these
+ * bounds), seconds of wall time for its configure and for its build. */
+#define GRADE_BUILD_CPU_DEFAULT 300
+#define GRADE_BUILD_MEMORY_MIN_MIB 2048
+#define GRADE_BUILD_MEMORY_MAX_MIB 4096
+#define GRADE_BUILD_TIME_DEFAULT 1800
+
 typedef struct options {
     int student, solution;
     char backend[16]; /* auto, cuda, sim */
@@ -22,6 +30,10 @@ typedef struct options {
     const char *lab;
     const char *json, *junit, *gradescope, *summary;
     double time_limit; /* overrides every check's, when > 0 */
+    /* A submission's build: CPU seconds and MiB of memory per process, seconds in all (0: the
+     * defaults of grade_build_defaults). */
+    double build_cpu, build_memory_mib, build_time;
+    int share; /* graded runs that share the machine's memory (--share; --batch: its slots) */
     int quiet;
     int jobs;
     const char *submission, *batch, *package;

@@ -39,19 +39,97 @@
  * dozen). */
 #define GRADE_MAX_FILES 1024
 
-static grade_limits limits_for(const options *o, const grade_check *c, const char *backend)
+/* Files and folders a graded run's directory may hold, its inputs included (as root: a tmpfs of
+ * that many inodes and GRADE_DIR_BYTES). */
+#define GRADE_DIR_ENTRIES 4096
+#define GRADE_DIR_BYTES ((size_t)1 << 30)
+/* Address space a run's program needs beside the simulator's device arenas: the program, its
+ * libraries, OpenBLAS's and the simulator's worker threads (their stacks). */
+#define GRADE_HOST_SHARE ((size_t)2 << 30)
+
+/* The machine's memory, in bytes (0 when unknown). */
+static size_t machine_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
+}
+
+/* The value of NAME in a case's environment ("NAME=value"), or NULL. */
+static const char *case_env(const grade_case *c, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < c->n_env; i++)
+        if (!strncmp(c->env[i], name, n) && c->env[i][n] == '=')
+            return c->env[i] + n + 1;
+    return NULL;
+}
+
+/* The limits of one run. Its address space is the machine's memory shared by the runs that
+ * share the machine (--share: --batch passes its slots). On sim the simulator reserves
+ * 2 x GPULAB_SIM_MEMORY_MB of address space per simulated device (device and managed halves):
+ * where the check does not choose the size, it is set here so that the devices' arenas take at
+ * most half of the run's share (at most the simulator's own default, 8 GiB); where the check
+ * chooses it (lab 01's per-device sizes), the share grows to hold those arenas and their
+ * check-mode shadow, which the program touches little of. *sim_mb is what to put in
+ * GPULAB_SIM_MEMORY_MB (0: the check's). */
+static grade_limits limits_for(const options *o, const grade_check *check, const grade_case *c,
+                               const char *backend, unsigned long long *sim_mb)
 {
     grade_limits l;
     memset(&l, 0, sizeof(l));
-    l.wall_seconds = o->time_limit > 0 ? o->time_limit : c->time_limit;
+    l.wall_seconds = o->time_limit > 0 ? o->time_limit : check->time_limit;
     l.cpu_seconds = 4 * l.wall_seconds;
-    l.address_space = strcmp(backend, "cuda") == 0 ? 0 : (size_t)64 << 30;
+    size_t share = machine_memory() / (size_t)(o->share > 0 ? o->share : 1);
+    if (share < ((size_t)4 << 30))
+        share = (size_t)4 << 30; /* a small machine: the simulator needs this much to start */
+    *sim_mb = 0;
+    if (strcmp(backend, "cuda") == 0) {
+        share = 0; /* the CUDA runtime reserves tens of GiB of address space */
+    } else if (c && !strcmp(backend, "sim")) {
+        const char *d = case_env(c, "GPULAB_SIM_DEVICES"), *m = case_env(c, "GPULAB_SIM_MEMORY_MB");
+        unsigned long long devices = d ? strtoull(d, NULL, 10) : 1;
+        devices = devices ? devices : 1;
+        if (m) {
+            size_t arenas = (size_t)(2 * devices * strtoull(m, NULL, 10)) << 20;
+            /* + a quarter: the check tools' shadow of the arenas (about 14%) */
+            if (arenas + arenas / 4 + GRADE_HOST_SHARE > share)
+                share = arenas + arenas / 4 + GRADE_HOST_SHARE;
+        } else {
+            unsigned long long mb = (share >> 20) / 2 / (2 * devices);
+            *sim_mb = mb > 8192 ? 8192 : mb;
+        }
+    }
+    l.address_space = share;
     l.file_size = (size_t)256 << 20;
     l.max_processes = 256;
     l.max_files = GRADE_MAX_FILES;
     l.output_bytes = GRADE_OUTPUT_KEPT;
+    l.dir_entries = GRADE_DIR_ENTRIES;
+    l.dir_bytes = GRADE_DIR_BYTES;
     l.hide = o->hide;
     return l;
+}
+
+/* The program's own words for a reason, marked as its output: program said: "..." (quotes,
+ * backslashes and control bytes escaped), so that nothing a program prints reads as the
+ * grader's words. */
+static void program_said(char *buf, size_t len, const char *line)
+{
+    if (!line[0]) {
+        snprintf(buf, len, "it printed nothing to stderr");
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, len, "program said: \"");
+    const unsigned char *p = (const unsigned char *)line;
+    for (; *p && n + 8 < len; p++) {
+        if (*p == '"' || *p == '\\')
+            n += (size_t)snprintf(buf + n, len - n, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            n += (size_t)snprintf(buf + n, len - n, "\\x%02x", *p);
+        else
+            buf[n++] = (char)*p;
+    }
+    snprintf(buf + n, len - n, "%s\"", *p ? "..." : "");
 }
 
 /* The last non-empty line of s, for a reason; the simulator's check-mode
@@ -153,7 +231,7 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         goto remove_setup;
     }
     const char *argv[] = { program, "--in", ".", "--out", ".", NULL };
-    const char *envp[GRADE_MAX_ENV + 3];
+    const char *envp[GRADE_MAX_ENV + 4];
     int n_env = 0, sets_model = 0;
     for (int i = 0; i < c.n_env; i++) {
         envp[n_env++] = c.env[i];
@@ -165,15 +243,28 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         envp[n_env++] = "GPULAB_SIM_MODEL=off";
     if (c.memcheck && !strcmp(backend, "sim"))
         envp[n_env++] = "GPULAB_SIM_CHECK=memcheck";
+    unsigned long long sim_mb = 0;
+    grade_limits l = limits_for(o, check, &c, backend, &sim_mb);
+    char mem_env[64];
+    if (sim_mb) {
+        snprintf(mem_env, sizeof(mem_env), "GPULAB_SIM_MEMORY_MB=%llu", sim_mb);
+        envp[n_env++] = mem_env;
+    }
     envp[n_env] = NULL;
-    grade_limits l = limits_for(o, check, backend);
     grade_run_program(&run, &err, argv, envp, &l, setup);
     res->seconds = run.wall_seconds;
-    if (run.end != GRADE_EXITED) {
+    char said[440];
+    last_line(why, sizeof(why), run.err ? run.err : "");
+    program_said(said, sizeof(said), why);
+    if (run.dir_full) {
+        snprintf(res->reason, sizeof(res->reason),
+                 "filled its run directory (the limit is %d files and folders, %zu MiB, its "
+                 "inputs included): a graded run must not litter",
+                 GRADE_DIR_ENTRIES, GRADE_DIR_BYTES >> 20);
+    } else if (run.end != GRADE_EXITED) {
         snprintf(res->reason, sizeof(res->reason), "%.500s", run.reason);
     } else if (run.exit_status == 77) {
-        last_line(why, sizeof(why), run.err);
-        snprintf(res->reason, sizeof(res->reason), "skipped: %.400s", why);
+        snprintf(res->reason, sizeof(res->reason), "skipped: %s", said);
     } else if (run.out_truncated || run.err_truncated) {
         snprintf(res->reason, sizeof(res->reason),
                  "printed more than %d MiB to %s: a graded run must not flood its output",
@@ -181,9 +272,8 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
     } else if (c.memcheck && memcheck_report(why, sizeof(why), run.err)) {
         snprintf(res->reason, sizeof(res->reason), "memcheck: %.480s", why);
     } else if (run.exit_status != c.expect_status) {
-        last_line(why, sizeof(why), run.err);
-        snprintf(res->reason, sizeof(res->reason), "exited with status %d: %.400s", run.exit_status,
-                 why);
+        snprintf(res->reason, sizeof(res->reason), "exited with status %d: %s", run.exit_status,
+                 said);
     } else {
         int ok = 1;
         grade_json_object obj = { NULL, 0 };
@@ -279,7 +369,8 @@ static void grade_programs(const options *o, grade_report *report, const char *b
     report->seconds = lab_wall_seconds() - t0;
     /* What isolation was in force: ask the runner with a run of /bin/true. */
     const char *true_argv[] = { "/bin/true", NULL };
-    grade_limits l = limits_for(o, &labs_[0].checks[0], "sim");
+    unsigned long long sim_mb;
+    grade_limits l = limits_for(o, &labs_[0].checks[0], NULL, "sim", &sim_mb);
     grade_run probe;
     lab_error err;
     grade_run_program(&probe, &err, true_argv, NULL, &l, NULL);
@@ -296,6 +387,33 @@ static int lab_names(const options *o, const char **names, int cap)
         if (grade_wanted(o, &labs_[i]))
             names[n++] = labs_[i].name;
     return n;
+}
+
+/* The limits of a submission's build: the options, else the defaults (grade.h); as root, the
+ * build runs as a uid of its own. */
+static grade_build_limits build_limits(const options *o, const char *build_dir)
+{
+    grade_build_limits l;
+    memset(&l, 0, sizeof(l));
+    l.cpu_seconds = o->build_cpu > 0 ? o->build_cpu : GRADE_BUILD_CPU_DEFAULT;
+    l.wall_seconds = o->build_time > 0 ? o->build_time : GRADE_BUILD_TIME_DEFAULT;
+    double mib = o->build_memory_mib;
+    if (!(mib > 0)) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        int jobs = o->jobs > 0 ? o->jobs : 1;
+        mib = pages > 0 && page > 0 ? (double)pages * (double)page / 1048576.0 / jobs : 0;
+        mib = mib < GRADE_BUILD_MEMORY_MIN_MIB   ? GRADE_BUILD_MEMORY_MIN_MIB
+              : mib > GRADE_BUILD_MEMORY_MAX_MIB ? GRADE_BUILD_MEMORY_MAX_MIB
+                                                 : mib;
+    }
+    l.memory_bytes = (size_t)mib << 20;
+    if (geteuid() == 0) {
+        l.drop = 1;
+        l.uid = (uid_t)(GRADE_BUILD_UID_BASE + (unsigned long)getpid());
+        l.gid = (gid_t)l.uid;
+    }
+    l.home = build_dir;
+    return l;
 }
 
 /* --submission: build the student's labs/ copy, then grade it from its build. */
@@ -328,10 +446,16 @@ static int build_submission(options *o, const char *backend, char *log, size_t l
     const grade_lab *labs_ = grade_labs(&n_labs);
     for (int i = 0; i < n_labs; i++)
         with_tests |= grade_lab_internal(&labs_[i]) && grade_wanted(o, &labs_[i]);
-    grade_build b = {
-        o->source, o->submission, o->build_dir, backend, names, n, o->jobs > 0 ? o->jobs : 1,
-        log,       with_tests
-    };
+    grade_build b = { o->source,
+                      o->submission,
+                      o->build_dir,
+                      backend,
+                      names,
+                      n,
+                      o->jobs > 0 ? o->jobs : 1,
+                      log,
+                      with_tests,
+                      build_limits(o, o->build_dir) };
     if (!o->quiet)
         fprintf(stderr, "gpulab-grade: building %s (%s backend) in %s\n", o->submission, backend,
                 o->build_dir);

@@ -55,6 +55,12 @@ void grade_usage(FILE *f, int has_solutions)
             "  --bin DIR        where the lab programs are (default: beside gpulab-grade)\n"
             "  --source DIR     the kit's sources, for --submission and --batch (default: %s)\n"
             "  --build-dir DIR  where --submission builds (default: a fresh temporary one)\n"
+            "  --build-cpu-limit S, --build-memory-limit MIB   a submission's build: CPU\n"
+            "                   seconds and MiB of memory per compiler (defaults %d s and\n"
+            "                   the machine's memory shared by the jobs, %d to %d MiB)\n"
+            "  --build-time-limit S   seconds for its configure, and for its build (default %d)\n"
+            "  --share N        graded runs share the machine's memory N ways: each may map\n"
+            "                   1/N of it (default 1; --batch passes its number of slots)\n"
             "  --jobs N         processes at a time in all (default %d): --batch grades up to\n"
             "                   N submissions at a time, whose builds share the N; a\n"
             "                   --submission builds with N compilers\n"
@@ -66,7 +72,9 @@ void grade_usage(FILE *f, int has_solutions)
             "exit status: 0 graded (whatever the scores), 2 bad usage or the grading could\n"
             "not be done (a submission that does not configure, a report not written)\n",
             has_solutions ? "--solutions | " : "", what_is_graded(has_solutions),
-            GRADE_DEFAULT_SEED, GPULAB_SOURCE_DIR, grade_default_jobs());
+            GRADE_DEFAULT_SEED, GPULAB_SOURCE_DIR, GRADE_BUILD_CPU_DEFAULT,
+            GRADE_BUILD_MEMORY_MIN_MIB, GRADE_BUILD_MEMORY_MAX_MIB, GRADE_BUILD_TIME_DEFAULT,
+            grade_default_jobs());
 }
 
 int grade_default_jobs(void)
@@ -96,7 +104,11 @@ enum {
     OPT_PACKAGE,
     OPT_SOURCE,
     OPT_BUILD_DIR,
-    OPT_OUT
+    OPT_OUT,
+    OPT_BUILD_CPU,
+    OPT_BUILD_MEMORY,
+    OPT_BUILD_TIME,
+    OPT_SHARE
 };
 
 static const struct option long_options[] = {
@@ -121,6 +133,10 @@ static const struct option long_options[] = {
     { "source", required_argument, NULL, OPT_SOURCE },
     { "build-dir", required_argument, NULL, OPT_BUILD_DIR },
     { "out", required_argument, NULL, OPT_OUT },
+    { "build-cpu-limit", required_argument, NULL, OPT_BUILD_CPU },
+    { "build-memory-limit", required_argument, NULL, OPT_BUILD_MEMORY },
+    { "build-time-limit", required_argument, NULL, OPT_BUILD_TIME },
+    { "share", required_argument, NULL, OPT_SHARE },
     { NULL, 0, NULL, 0 },
 };
 
@@ -175,14 +191,34 @@ static int set_option(options *o, int opt, const char *v)
         }
         break;
     case OPT_JOBS:
+    case OPT_SHARE:
     case OPT_TIME_LIMIT: {
-        double x = positive(opt == OPT_JOBS ? "jobs" : "time-limit", v);
+        double x = positive(opt == OPT_JOBS    ? "jobs"
+                            : opt == OPT_SHARE ? "share"
+                                               : "time-limit",
+                            v);
         if (x < 0)
             return -1;
-        if (opt == OPT_JOBS)
+        if (opt == OPT_SHARE)
+            o->share = (int)x;
+        else if (opt == OPT_JOBS)
             o->jobs = (int)x;
         else
             o->time_limit = x;
+        break;
+    }
+    case OPT_BUILD_CPU:
+    case OPT_BUILD_MEMORY:
+    case OPT_BUILD_TIME: {
+        double x = positive(opt == OPT_BUILD_CPU      ? "build-cpu-limit"
+                            : opt == OPT_BUILD_MEMORY ? "build-memory-limit"
+                                                      : "build-time-limit",
+                            v);
+        if (x < 0)
+            return -1;
+        *(opt == OPT_BUILD_CPU      ? &o->build_cpu
+          : opt == OPT_BUILD_MEMORY ? &o->build_memory_mib
+                                    : &o->build_time) = x;
         break;
     }
     case OPT_BIN:

@@ -24,7 +24,7 @@ typedef struct grade_report {
     size_t n, cap;
     char backend[16];         /* "sim" or "cuda" */
     char backend_reason[640]; /* why: "no usable GPU — ...", "asked for with --backend sim" */
-    char isolation[256];      /* what the runs were under */
+    char isolation[384];      /* what the runs were under */
     unsigned long long seed;
     double seconds; /* the whole grading */
 } grade_report;

@@ -99,8 +99,34 @@ int grade_build_submission(const grade_build *b, char *why, size_t len)
         snprintf(why, len, "the kit's sources %s: %s", b->source_dir, strerror(errno));
         return -1;
     }
-    char def_sub[4300], def_cuda[64];
-    snprintf(def_sub, sizeof(def_sub), "-DGPULAB_SUBMISSION_DIR=%s", sub);
+    /* Built from a copy: regular files only, read once, owned by the build's user. */
+    const grade_build_limits *l = &b->limits;
+    uid_t uid = l->drop ? l->uid : (uid_t)-1;
+    gid_t gid = l->drop ? l->gid : (gid_t)-1;
+    char copy[4400], mem[32] = "no limit";
+    snprintf(copy, sizeof(copy), "%s/submission-copy", b->build_dir);
+    if (l->memory_bytes > 0)
+        snprintf(mem, sizeof(mem), "%zu MiB", l->memory_bytes >> 20);
+    FILE *log = fopen(b->log_path, "a");
+    if (log) {
+        fprintf(log,
+                "gpulab-grade: build limits: %.0f s of CPU time and %s of memory per process, "
+                "%.0f s of wall time; as %s\n",
+                l->cpu_seconds, mem, l->wall_seconds,
+                l->drop ? "an unprivileged uid" : "the grader's user");
+        fclose(log);
+    }
+    if (grade_copy_submission(sub, copy, uid, gid, b->log_path) != 0) {
+        snprintf(why, len, "could not copy the submission into %s: %s", copy, strerror(errno));
+        return -1;
+    }
+    if (l->drop && grade_build_owner(b->build_dir, uid, gid) != 0) {
+        snprintf(why, len, "could not give the build folder %s to the build's user: %s",
+                 b->build_dir, strerror(errno));
+        return -1;
+    }
+    char def_sub[4500], def_cuda[64];
+    snprintf(def_sub, sizeof(def_sub), "-DGPULAB_SUBMISSION_DIR=%s", copy);
     snprintf(def_cuda, sizeof(def_cuda), "-DGPULAB_CUDA=%s",
              strcmp(b->backend, "cuda") == 0 ? "ON" : "OFF");
     /* Without tests: they need every program, and a submission may lack some. */
@@ -114,7 +140,7 @@ int grade_build_submission(const grade_build *b, char *why, size_t len)
                                 "-DGPULAB_DOCS=OFF",
                                 b->with_tests ? "-DBUILD_TESTING=ON" : "-DBUILD_TESTING=OFF",
                                 NULL };
-    int rc = grade_run_logged(configure, b->log_path);
+    int rc = grade_run_build(configure, b->log_path, l);
     if (rc != 0) {
         char first[512] = "";
         first_cmake_error(b->log_path, first, sizeof(first));
@@ -142,7 +168,7 @@ int grade_build_submission(const grade_build *b, char *why, size_t len)
     argv[n++] = "--";
     argv[n++] = "-k";
     argv[n] = NULL;
-    grade_run_logged(argv, b->log_path); /* a lab that does not compile costs its points */
+    grade_run_build(argv, b->log_path, l); /* a lab that does not compile costs its points */
     return 0;
 }
 
@@ -159,12 +185,52 @@ static void folder_mark(char *buf, size_t len, const char *lab, const char *dir)
     snprintf(buf, len, "/%s_", d);
 }
 
+/* Whether path (in the submission) is the lab's folder ("03_kernels/", or "03_" from a name) or
+ * in it. */
+static int in_folder(const char *path, const char *folder)
+{
+    size_t n = strlen(folder);
+    if (n && folder[n - 1] == '/')
+        return !strncmp(path, folder, n - 1) && (path[n - 1] == '/' || path[n - 1] == ' ');
+    return !strncmp(path, folder, n);
+}
+
+/* Whether a build log line says a compiler hit the build's CPU time (1) or memory (2) limit. */
+static int limit_hit(const char *line)
+{
+    if (strstr(line, "CPU time limit exceeded"))
+        return 1;
+    if (strstr(line, "out of memory") || strstr(line, "memory exhausted") ||
+        strstr(line, "Cannot allocate memory") || strstr(line, "bad_alloc"))
+        return 2;
+    return 0;
+}
+
+/* The source a make failure line names: ".../fixture-sim-student/scale.cu.cpp.o] Error 1" ->
+ * "scale.cu". 0 when the line is no failure of one of lab's objects. */
+static int failed_object(const char *line, const char *lab, char *name, size_t len)
+{
+    char target[128];
+    snprintf(target, sizeof(target), "/%s-", lab);
+    const char *end = strstr(line, ".o] ");
+    if (!strstr(line, "*** [") || !strstr(line, target) || !end)
+        return 0;
+    const char *start = end;
+    while (start > line && start[-1] != '/')
+        start--;
+    size_t n = (size_t)(end - start);
+    if (n > 7 && !strncmp(end - 7, ".cu.cpp", 7))
+        n -= 4; /* the rewritten copy of a .cu */
+    snprintf(name, len, "%.*s", (int)n, start);
+    return 1;
+}
+
 int grade_build_failure(const char *log_path, const char *lab, const char *dir, char *buf,
                         size_t len)
 {
     FILE *f = fopen(log_path, "r");
-    char line[2048], mark[32], lacks[128];
-    int found = 0;
+    char line[2048], mark[32], lacks[128], limits[256] = "";
+    int found = 0, hit = 0;
     if (!f)
         return 0;
     folder_mark(mark, sizeof(mark), lab, dir);
@@ -173,7 +239,28 @@ int grade_build_failure(const char *log_path, const char *lab, const char *dir, 
     while (!found && fgets(line, sizeof(line), f)) {
         line[strcspn(line, "\n")] = '\0';
         const char *l = strstr(line, lacks);
-        if (l) {
+        char object[256];
+        if (!strncmp(line, "gpulab-grade: build limits: ", 28)) {
+            snprintf(limits, sizeof(limits), "%.250s", line + 28);
+            limits[strcspn(limits, ";")] = '\0';
+        } else if (!strncmp(line, "gpulab-grade: the submission's ", 31) &&
+                   in_folder(line + 31, mark + 1)) {
+            snprintf(buf, len, "%s", line + 14); /* refused by the copy */
+            found = 1;
+        } else if (!strncmp(line, "gpulab-grade: the build was stopped", 35)) {
+            snprintf(buf, len, "%s", line + 14);
+            found = 1;
+        } else if ((hit = limit_hit(line) ? limit_hit(line) : hit) &&
+                   failed_object(line, lab, object, sizeof(object))) {
+            snprintf(buf, len,
+                     "compiling %s%s was stopped: it %s (%s): a file must compile within the "
+                     "build's limits",
+                     mark + 1, object,
+                     hit == 1 ? "used up the build's CPU time limit"
+                              : "ran out of memory at the build's limit",
+                     limits[0] ? limits : "see the build log");
+            found = 1;
+        } else if (l) {
             size_t n =
                 (size_t)snprintf(buf, len, "%s", l + strlen("gpulab_add_lab(): ") + strlen(lab));
             /* CMake wraps a warning's words onto indented lines, up to an empty one or its call

@@ -8,6 +8,23 @@
 #define GRADE_SUBMIT_H
 
 #include <stddef.h>
+#include <sys/types.h>
+
+/* The limits a submission's build runs under. CPU time and memory are per process (each
+ * compiler has its own), the wall time is for the whole build. 0: no limit. */
+typedef struct grade_build_limits {
+    double cpu_seconds;  /* RLIMIT_CPU of every process of the build */
+    size_t memory_bytes; /* RLIMIT_AS of every process of the build */
+    double wall_seconds; /* the configure, and the build, each killed after this long */
+    int drop;            /* as root: build as uid/gid (the build folder is made theirs) */
+    uid_t uid;
+    gid_t gid;
+    const char *home; /* HOME for the build (its folder) */
+} grade_build_limits;
+
+/* The uid a submission's build runs as under root: this + the grader's pid (no passwd entry;
+ * not the uid of any graded run, GRADE_RUN_UID_BASE + pid). */
+#define GRADE_BUILD_UID_BASE 1400000000UL
 
 typedef struct grade_build {
     const char *source_dir;     /* the kit (its CMakeLists.txt) */
@@ -19,9 +36,11 @@ typedef struct grade_build {
     int jobs;             /* parallel compile jobs */
     const char *log_path; /* every line of the configure and build goes here */
     int with_tests;       /* configure with BUILD_TESTING (the fixture lab lives there) */
+    grade_build_limits limits;
 } grade_build;
 
-/* Configures and builds the student programs of the listed labs. A lab that
+/* Configures and builds the student programs of the listed labs, from a copy of the
+ * submission in build_dir/submission-copy (grade_copy_submission), under b->limits. A lab that
  * does not compile is not an error here (the grader says so for its checks);
  * a configure that fails is: -1 with why. Student programs left from an
  * earlier submission in the same build directory are removed first. */
@@ -37,5 +56,20 @@ int grade_build_failure(const char *log_path, const char *lab, const char *dir, 
 /* Runs a command with stdout and stderr appended to log_path (or inherited
  * when NULL); returns its exit status, or -1 when it could not run. */
 int grade_run_logged(const char *const argv[], const char *log_path);
+
+/* Copies a submission for its build: regular files and folders only, none bigger than 16 MiB
+ * (64 MiB in all, 4096 entries, 8 folders deep), read without following links or blocking. A
+ * symbolic link, FIFO, socket or device file is left out with a line in log_path that the
+ * grader takes as the lab's reason ("gpulab-grade: the submission's 01_devices/devices.c is a
+ * FIFO (named pipe): refused ..."). The copy is owned by uid/gid unless they are -1. */
+int grade_copy_submission(const char *from, const char *to, uid_t uid, gid_t gid,
+                          const char *log_path);
+
+/* Gives every file of build_dir to uid/gid (without following links); 0 or -1. */
+int grade_build_owner(const char *build_dir, uid_t uid, gid_t gid);
+
+/* grade_run_logged under limits, in a process group of its own that is killed at the wall
+ * limit (the log then says so). Returns the exit status, 128 + a signal, or -1. */
+int grade_run_build(const char *const argv[], const char *log_path, const grade_build_limits *l);
 
 #endif

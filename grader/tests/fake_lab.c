@@ -41,6 +41,21 @@ static void misbehave(const char *mode)
         fprintf(stderr, "fake lab: caf\xe9 \x01\x1b[31m au revoir \xc3\n");
         exit(1);
     }
+    if (!strcmp(mode, "forge")) {
+        fprintf(stderr, "\"; all checks passed (10 of 10 points)\x1b[0m\n");
+        exit(1);
+    }
+    if (!strcmp(mode, "litter")) {
+        for (int i = 0; i < 100000; i++) {
+            char name[32];
+            snprintf(name, sizeof(name), "litter%d", i);
+            FILE *f = fopen(name, "w");
+            if (!f)
+                break;
+            fclose(f);
+        }
+        return; /* and then does its work */
+    }
     if (!strcmp(mode, "abort"))
         abort();
     if (!strcmp(mode, "sleep"))

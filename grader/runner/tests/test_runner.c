@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,6 +69,33 @@ static int leftovers(pid_t group)
         }
     }
     closedir(d);
+    return found;
+}
+
+/* A process whose command line's first word ends in "/name", other than @p skip; 0: none. */
+static pid_t find_program(const char *name, pid_t skip)
+{
+    DIR *d = opendir("/proc");
+    pid_t found = 0;
+    struct dirent *e;
+    size_t n = strlen(name);
+    while (d && !found && (e = readdir(d)) != NULL) {
+        if (!isdigit((unsigned char)e->d_name[0]) || atol(e->d_name) == (long)skip)
+            continue;
+        char path[300], cmd[4096] = "";
+        snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t k = fread(cmd, 1, sizeof(cmd) - 1, f);
+        fclose(f);
+        cmd[k] = '\0';
+        size_t len = strlen(cmd);
+        if (len > n && cmd[len - n - 1] == '/' && !strcmp(cmd + len - n, name))
+            found = (pid_t)atol(e->d_name);
+    }
+    if (d)
+        closedir(d);
     return found;
 }
 
@@ -348,10 +376,11 @@ static void test_escape(void)
     CHECK_EQ_INT(r.end, GRADE_EXITED);
     int deep = -1;
     CHECK(sscanf(r.out, "left behind: %d", &deep) == 1 && deep > 0);
-    if (deep > 0) {
+    if (deep > 0 && !strstr(r.isolation, "own PID namespace")) {
         errno = 0;
         CHECK(kill(deep, 0) != 0 && errno == ESRCH); /* killed and reaped */
     }
+    CHECK_EQ_INT(find_program("escape", 0), 0); /* (in a PID namespace its number is not ours) */
     CHECK_EQ_INT(leftovers(r.pid), 0);
     grade_run_free(&r);
 }
@@ -535,6 +564,80 @@ static void test_own_uid(void)
     grade_run_free(&r);
 }
 
+/* One run tries to kill a concurrent neighbour (its process and group ids handed to it, every
+ * process in its /proc, kill(-1)); the neighbour must still end as it would alone. Both run as
+ * the same user first (the shared "nobody" of old, where only the PID namespace protects the
+ * neighbour), then each as a uid of its own (the default). */
+static void test_neighbour_survives(void)
+{
+    const char *users[] = { "nobody", NULL };
+    for (int u = 0; u < 2; u++) {
+        printf("  both as %s\n", users[u] ? users[u] : "uids of their own");
+        pid_t helper = fork();
+        CHECK(helper >= 0);
+        if (helper == 0) {
+            grade_limits l = short_limits();
+            l.user = users[u];
+            grade_run r;
+            int rc = run_fault(&r, "neighbour", "3", NULL, &l, NULL);
+            int ok = rc == LAB_OK && r.end == GRADE_EXITED && r.exit_status == 0 && r.out &&
+                     strstr(r.out, "woke");
+            grade_run_free(&r);
+            _exit(ok ? 0 : 1);
+        }
+        pid_t victim = 0;
+        for (int i = 0; i < 500 && !victim; i++) {
+            struct timespec ts = { 0, 10000000L };
+            nanosleep(&ts, NULL);
+            victim = find_program("neighbour", helper);
+        }
+        CHECK(victim > 0);
+        char vpid[32];
+        snprintf(vpid, sizeof(vpid), "%ld", (long)victim);
+        grade_limits l = short_limits();
+        l.user = users[u];
+        grade_run r;
+        CHECK_EQ_INT(run_fault(&r, "killer", vpid, NULL, &l, NULL), LAB_OK);
+        CHECK_EQ_INT(r.end, GRADE_EXITED);
+        CHECK_CONTAINS(r.out, "accepted ");
+        CHECK_CONTAINS(r.isolation, "own PID namespace");
+        grade_run_free(&r);
+        int status = -1;
+        CHECK(waitpid(helper, &status, 0) == helper);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0); /* the neighbour woke and exited 0 */
+    }
+}
+
+/* The run directory holds at most grade_limits::dir_entries files and folders (a tmpfs of its
+ * own, as root): a program that makes files without end is stopped there, the run says so, and
+ * the tmpfs goes with grade_run_free. */
+static void test_dir_cap(void)
+{
+    grade_limits l = short_limits();
+    l.dir_entries = 100;
+    l.dir_bytes = (size_t)16 << 20;
+    grade_run r;
+    CHECK_EQ_INT(run_fault(&r, "many", NULL, NULL, &l, NULL), LAB_OK);
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_CONTAINS(r.out, "No space left on device");
+    int made = -1;
+    CHECK(sscanf(r.out, "made %d files", &made) == 1 && made >= 90 && made <= 100);
+    CHECK_EQ_INT(r.dir_capped, 1);
+    CHECK_EQ_INT(r.dir_full, 1);
+    CHECK_CONTAINS(r.isolation, "100 files and folders at most");
+    char dir[sizeof(r.workdir)];
+    snprintf(dir, sizeof(dir), "%s", r.workdir);
+    grade_run_free(&r);
+    struct stat st;
+    CHECK(stat(dir, &st) != 0); /* unmounted and removed */
+    /* The control: without the cap it makes them all. */
+    l.dir_entries = 0;
+    CHECK_EQ_INT(run_fault(&r, "many", "1000", NULL, &l, NULL), LAB_OK);
+    CHECK_CONTAINS(r.out, "made 1000 files");
+    CHECK_EQ_INT(r.dir_capped, 0);
+    grade_run_free(&r);
+}
+
 /* As root without the drop, RLIMIT_NPROC does not hold: only the wall-time kill stops it. */
 static void test_forkbomb_as_root(void)
 {
@@ -615,5 +718,7 @@ int main(int argc, char **argv)
     RUN(test_no_network, 1);
     RUN(test_forkbomb_as_root, 1);
     RUN(test_own_uid, 1);
+    RUN(test_neighbour_survives, 1);
+    RUN(test_dir_cap, 1);
     LAB_TEST_MAIN_END();
 }
