@@ -95,6 +95,9 @@ struct grade_case {
     void *ctx;     /* for judge; freed with ctx_free (or free when NULL) */
     void (*ctx_free)(void *ctx);
     int failed; /* set by the helpers below when they could not record */
+    /* sim: the run's report key (sim_report.h), set by the grader before judge() runs; ""
+     * when the run had none. A judge reads the simulator's lines with it. */
+    char sim_key[40];
 };
 
 typedef struct grade_check {

@@ -18,6 +18,7 @@
 #include "labs.h"
 #include "report.h"
 #include "runner.h"
+#include "sim_report.h"
 #include "submit.h"
 
 #include "lab/compare.h"
@@ -94,21 +95,36 @@ static int judge_result_json(const grade_run *run, const grade_case *c, grade_js
 }
 
 /* The simulator's memcheck report in the run's stderr, as one line:
- * "Invalid __global__ write of size 4 bytes at k in f.cu:12 by thread (..)". */
-static int memcheck_report(char *buf, size_t len, const char *err)
+ * "Invalid __global__ write of size 4 bytes at k in f.cu:12 by thread (..)".
+ * Its banner and the counts of GPULAB_SIM_STATS=1 (a header and three
+ * indented lines per kernel) are not reports; a line's report key (" #<key>",
+ * sim_report.h) is left out. */
+static int memcheck_report(char *buf, size_t len, const char *err, const char *key)
 {
     const char *p = err ? strstr(err, "========= ") : NULL;
-    size_t n = 0;
+    size_t n = 0, key_len = key ? strlen(key) : 0;
+    int stats_lines = 0;
     buf[0] = '\0';
     for (int lines = 0; p && lines < 3; lines++) {
         p += strlen("========= ");
+        int indented = *p == ' ';
         while (*p == ' ')
             p++;
         const char *end = strchr(p, '\n');
         size_t k = end ? (size_t)(end - p) : strlen(p);
+        if (key_len && k > key_len + 2 && !strncmp(p + k - key_len, key, key_len) &&
+            !strncmp(p + k - key_len - 2, " #", 2))
+            k -= key_len + 2;
         if (strncmp(p, "ERROR SUMMARY", 13) == 0 || strncmp(p, "COMPUTE-SANITIZER", 17) == 0)
             break;
-        if (strncmp(p, "gpulab-sim check mode", 21) == 0) { /* the banner, not a report */
+        int skip = 1; /* not a report: a stats block, or the banner */
+        if (strncmp(p, "gpulab-sim stats:", 17) == 0)
+            stats_lines = 3;
+        else if (stats_lines > 0 && indented)
+            stats_lines--;
+        else
+            skip = (stats_lines = 0, strncmp(p, "gpulab-sim check mode", 21) == 0);
+        if (skip) {
             p = end ? strstr(end, "========= ") : NULL;
             lines--;
             continue;
@@ -120,6 +136,30 @@ static int memcheck_report(char *buf, size_t len, const char *err)
         p = strstr(end, "========= ");
     }
     return buf[0] != '\0';
+}
+
+/* Whether the simulator's memcheck ran the whole run: its banner and its
+ * error summary, both from the simulator itself (with the run's key when it
+ * has one). A program that turns the check off (unsetenv before the
+ * simulator reads it) or ends without the summary fails, saying which. */
+static int memcheck_ran(char *why, size_t len, const char *err, const char *key)
+{
+    grade_sim_report r;
+    grade_sim_report_parse(&r, err, key);
+    if (!r.check_mode || !strstr(r.tools, "memcheck"))
+        snprintf(why, len,
+                 "memcheck did not run: the simulator's banner (\"gpulab-sim check mode: "
+                 "memcheck\") is missing from the run's stderr; the run had "
+                 "GPULAB_SIM_CHECK=memcheck, so the program changed its environment before the "
+                 "simulator read it, or replaced the check build: refused");
+    else if (!r.summary)
+        snprintf(why, len,
+                 "memcheck did not finish: the simulator's \"ERROR SUMMARY\" is missing from the "
+                 "run's stderr (the program ended without returning from main or calling exit: "
+                 "_exit, a signal, exec?)");
+    else
+        return 1;
+    return 0;
 }
 
 static void grade_one(grade_result *res, const options *o, const char *backend,
@@ -178,8 +218,11 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         snprintf(res->reason, sizeof(res->reason),
                  "printed more than %d MiB to %s: a graded run must not flood its output",
                  GRADE_OUTPUT_KEPT >> 20, run.out_truncated ? "stdout" : "stderr");
-    } else if (c.memcheck && memcheck_report(why, sizeof(why), run.err)) {
+    } else if (c.memcheck && memcheck_report(why, sizeof(why), run.err, c.sim_key)) {
         snprintf(res->reason, sizeof(res->reason), "memcheck: %.480s", why);
+    } else if (c.memcheck && !strcmp(backend, "sim") &&
+               !memcheck_ran(why, sizeof(why), run.err, c.sim_key)) {
+        snprintf(res->reason, sizeof(res->reason), "%.500s", why);
     } else if (run.exit_status != c.expect_status) {
         last_line(why, sizeof(why), run.err);
         snprintf(res->reason, sizeof(res->reason), "exited with status %d: %.400s", run.exit_status,

@@ -1,0 +1,114 @@
+# Submissions made from the solutions with one defect each, honest mistakes
+# and attacks on the checks: each must lose the points of the check it
+# defeats, with a reason naming its cause. A defect is a text replacement in
+# one student file of the solution (the test fails when the text is no longer
+# there, so it follows the solutions); the other student files of the lab are
+# the solution's.
+#   cmake -DGRADE=<gpulab-grade> -DSOURCE=<repo> -DWORKDIR=<scratch> [-DONLY=<name>]
+#         -P check_defects.cmake
+file(REMOVE_RECURSE "${WORKDIR}")
+# The labs are built outside the kit's build tree, which graded runs do not see (a run must
+# reach its program's check build, NAME.check, for memcheck).
+string(RANDOM LENGTH 10 tag)
+set(BUILDS "/tmp/gpulab-defects-${tag}")
+file(MAKE_DIRECTORY "${BUILDS}")
+
+set(student_files_lab03 "03_kernels/kernels.cu")
+set(student_files_lab05 "05_training/to_device.cu;05_training/kernels.cu")
+
+# defect(NAME LAB FILE OLD NEW CHECK REASON [PREPEND]): the submission NAME is
+# LAB's solution with OLD replaced by NEW in FILE (one of the lab's student
+# files above), and PREPEND put before its first line; grading it must give 0
+# points to the check whose name matches CHECK, with a reason matching
+# REASON, and less than full marks in all.
+function(defect name lab file old new check reason)
+  if(ONLY AND NOT name STREQUAL ONLY)
+    return()
+  endif()
+  set(sub "${WORKDIR}/${name}")
+  foreach(f IN LISTS student_files_${lab})
+    get_filename_component(dir "${f}" DIRECTORY)
+    file(COPY "${SOURCE}/solutions/${f}" DESTINATION "${sub}/${dir}")
+  endforeach()
+  file(READ "${sub}/${file}" text)
+  string(FIND "${text}" "${old}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${name}: solutions/${file} no longer holds the text to change:\n${old}")
+  endif()
+  string(REPLACE "${old}" "${new}" text "${text}")
+  if(ARGC GREATER 7)
+    set(text "${ARGV7}${text}")
+  endif()
+  file(WRITE "${sub}/${file}" "${text}")
+  execute_process(COMMAND "${GRADE}" --submission "${sub}" --lab ${lab} --backend sim --quiet
+                          --source "${SOURCE}" --build-dir "${BUILDS}/${lab}"
+                          --json "${WORKDIR}/${name}.json"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 900)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${name}: gpulab-grade failed (${rc}):\n${out}${err}")
+  endif()
+  file(READ "${WORKDIR}/${name}.json" json)
+  string(JSON n LENGTH "${json}" results)
+  math(EXPR last "${n} - 1")
+  set(found 0)
+  set(points 0)
+  set(max 0)
+  foreach(i RANGE ${last})
+    string(JSON got GET "${json}" results ${i} points)
+    string(JSON of GET "${json}" results ${i} max_points)
+    string(JSON name_i GET "${json}" results ${i} check)
+    string(JSON why GET "${json}" results ${i} reason)
+    math(EXPR points "${points} + ${got}")
+    math(EXPR max "${max} + ${of}")
+    if(name_i MATCHES "${check}")
+      if(NOT got EQUAL 0 OR NOT why MATCHES "${reason}")
+        message(FATAL_ERROR "${name}: check '${name_i}' got ${got} points, reason '${why}'; "
+                            "expected 0 and a reason matching '${reason}'")
+      endif()
+      set(found 1)
+    endif()
+  endforeach()
+  if(NOT found)
+    message(FATAL_ERROR "${name}: no check of ${lab} matches '${check}'")
+  endif()
+  if(NOT points LESS max)
+    message(FATAL_ERROR "${name}: ${points} of ${max} points, expected less")
+  endif()
+  message(STATUS "${name}: ${points}/${max}, the check it defeats says why")
+endfunction()
+
+# ---- lab 03 -----------------------------------------------------------------------
+# A grid-stride loop that steps by blockDim.x only: every block does all the
+# work, c is right.
+defect(lab03-stride-block lab03 03_kernels/kernels.cu
+  "int stride = blockDim.x * gridDim.x;" "int stride = blockDim.x;"
+  "grid-stride, N = 1000 on 64 blocks"
+  "stored 2[.][0-9]+ times on average .*step by the whole grid, blockDim.x [*] gridDim.x [(]TODO 3 in kernels.cu")
+# The add done on the host: copies in, a loop, a copy back; no launch at all.
+defect(lab03-host-add lab03 03_kernels/kernels.cu
+  [=[    vec_add_kernel<<<blocks, threads>>>(d_c, d_a, d_b, n);
+    LAB_CHECK_LAUNCH();]=]
+  [=[    float *h = (float *)malloc(sizeof(float) * 3 * (size_t)n);
+    cudaMemcpy(h, d_a, sizeof(float) * (size_t)n, cudaMemcpyDeviceToHost);
+    cudaMemcpy(h + n, d_b, sizeof(float) * (size_t)n, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; i++)
+        h[2 * n + i] = h[i] + h[n + i];
+    cudaMemcpy(d_c, h + 2 * n, sizeof(float) * (size_t)n, cudaMemcpyHostToDevice);
+    free(h);]=]
+  "vec_add, N = 5466, 32 threads"
+  "counted no launch of vec_add_kernel .*computed on the host")
+# An attack on memcheck: a constructor that runs before the simulator reads
+# GPULAB_SIM_CHECK turns it off, and the kernel has no bounds check.
+defect(lab03-memcheck-off lab03 03_kernels/kernels.cu
+  [=[    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];]=]
+  [=[    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    c[i] = a[i] + b[i];]=]
+  "vec_add, N = 5466, 1024 threads"
+  "memcheck did not run: the simulator's banner .* is missing"
+  [=[#include <stdlib.h>
+__attribute__((constructor(101))) static void quiet(void) { unsetenv("GPULAB_SIM_CHECK"); }
+]=])
+
+file(REMOVE_RECURSE "${BUILDS}")
