@@ -111,4 +111,31 @@ defect(lab03-memcheck-off lab03 03_kernels/kernels.cu
 __attribute__((constructor(101))) static void quiet(void) { unsetenv("GPULAB_SIM_CHECK"); }
 ]=])
 
+# ---- lab 04 -----------------------------------------------------------------------
+set(student_files_lab04 "04_matvec/matvec.cu;04_matvec/matmul.c")
+# An attack on the coalescing check: v2 reads a chunk of the row per lane (not
+# coalesced: right u), and an atexit handler rewrites result.json with the
+# sector counts of a coalesced kernel. The grader counts from the simulator.
+defect(lab04-forged-sectors lab04 04_matvec/matvec.cu
+  [=[    for (int j = lane; j < M; j += WARP_SIZE)
+        sum += a[j] * v[j];]=]
+  [=[    int chunk = (M + WARP_SIZE - 1) / WARP_SIZE;
+    for (int j = lane * chunk; j < M && j < (lane + 1) * chunk; j++)
+        sum += a[j] * v[j];]=]
+  "v2 coalesced"
+  "v2 is not coalesced: [0-9.]+ sectors per warp load .*counted by the simulator in matvec_kernel2"
+  [=[#include <stdio.h>
+#include <stdlib.h>
+static void forge(void)
+{
+    FILE *f = fopen("result.json", "w");
+    if (f) {
+        fputs("{\"version\": 2, \"backend\": \"sim\", \"sectors_counted\": true, "
+              "\"load_requests\": 1000, \"load_sectors\": 4000}\n", f);
+        fclose(f);
+    }
+}
+__attribute__((constructor)) static void arm(void) { atexit(forge); }
+]=])
+
 file(REMOVE_RECURSE "${BUILDS}")
