@@ -138,6 +138,48 @@ static int memcheck_report(char *buf, size_t len, const char *err, const char *k
     return buf[0] != '\0';
 }
 
+/* The last line of err the simulator printed about the program ("gpulab-sim: host code read
+ * 4 bytes of device memory at kernels.cu:195 (in relu_forward): ..."), its first sentence, into
+ * buf: what explains a crash (the host line that touched device memory, the kernel's fault).
+ * It is the program's own stderr, so the reason quotes it as such. 1 when there is one. */
+static int sim_said(char *buf, size_t len, const char *err)
+{
+    const char *hit = NULL;
+    for (const char *p = err ? strstr(err, "gpulab-sim: ") : NULL; p;
+         p = strstr(p + 1, "gpulab-sim: "))
+        if (p == err || p[-1] == '\n')
+            hit = p;
+    if (!hit)
+        return 0;
+    hit += strlen("gpulab-sim: ");
+    size_t n = strcspn(hit, "\n"), k = 0;
+    char line[1024];
+    /* Paths into a submission's build copy are named from the lab folder:
+     * "/tmp/x/gpulab-submission/05_training/kernels.cu" -> "05_training/kernels.cu". */
+    for (size_t i = 0; i < n && k + 1 < sizeof(line); i++) {
+        static const char copy[] = "gpulab-submission/";
+        if (!strncmp(hit + i, copy, sizeof(copy) - 1)) {
+            while (k > 0 && line[k - 1] != ' ')
+                k--;
+            i += sizeof(copy) - 2;
+            continue;
+        }
+        line[k++] = hit[i];
+    }
+    line[k] = '\0';
+    hit = line;
+    n = k;
+    const char *stop = strstr(hit, ". ");
+    if (stop && (size_t)(stop - hit) < n)
+        n = (size_t)(stop - hit);
+    if (n >= len)
+        n = len - 1;
+    for (size_t i = 0; i < n; i++) /* printable ASCII only: it is the program's output */
+        buf[i] = hit[i] >= 0x20 && hit[i] < 0x7f && hit[i] != '"' ? hit[i] : '?';
+    buf[n] = '\0';
+    return 1;
+}
+
 /* Whether the simulator's memcheck ran the whole run: its banner and its
  * error summary, both from the simulator itself (with the run's key when it
  * has one). A program that turns the check off (unsetenv before the
@@ -210,7 +252,12 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
     grade_run_program(&run, &err, argv, envp, &l, setup);
     res->seconds = run.wall_seconds;
     if (run.end != GRADE_EXITED) {
-        snprintf(res->reason, sizeof(res->reason), "%.500s", run.reason);
+        char said[300];
+        if (sim_said(said, sizeof(said), run.err))
+            snprintf(res->reason, sizeof(res->reason), "%.180s; its stderr: \"%.290s\"", run.reason,
+                     said);
+        else
+            snprintf(res->reason, sizeof(res->reason), "%.500s", run.reason);
     } else if (run.exit_status == 77) {
         last_line(why, sizeof(why), run.err);
         snprintf(res->reason, sizeof(res->reason), "skipped: %.400s", why);

@@ -138,4 +138,24 @@ static void forge(void)
 __attribute__((constructor)) static void arm(void) { atexit(forge); }
 ]=])
 
+# ---- lab 05 -----------------------------------------------------------------------
+# Softmax without subtracting the row's max: right for small logits, inf and
+# NaN once a logit passes 88.7.
+defect(lab05-softmax-no-max lab05 05_training/kernels.cu
+  [=[    float mx = z[0], sum = 0.0f;
+    for (int j = 1; j < C; j++)
+        mx = fmaxf(mx, z[j]);]=]
+  [=[    float mx = 0.0f, sum = 0.0f;]=]
+  "logits near [+]200"
+  "with every logit raised by 200 .*softmax_xent_kernel in kernels.cu must subtract the row's max")
+# ReLU run by a host loop over device pointers: the simulator faults the
+# host's access to device memory, and the reason names the host line.
+defect(lab05-relu-host-loop lab05 05_training/kernels.cu
+  [=[    relu_forward_kernel<<<ceil_div(n, THREADS), THREADS>>>(d_y, d_x, n);
+    LAB_CHECK_LAUNCH();]=]
+  [=[    for (size_t i = 0; i < n; i++)
+        d_y[i] = d_x[i] > 0.0f ? d_x[i] : 0.0f;]=]
+  "one step under memcheck"
+  "SIGSEGV.*its stderr: \"host code (read|wrote) .*device memory at 05_training/kernels.cu:[0-9]+: address")
+
 file(REMOVE_RECURSE "${BUILDS}")
