@@ -18,10 +18,10 @@
 namespace gpulab_sim
 {
 // The lanes of the calling thread's warp that reach coalesced_threads() at
-// the same place together (launch.cpp).
+// the same place together (barrier.cpp).
 unsigned coalesced_mask(const char *file, int line);
 // Waits until every thread of the grid arrives; reports and stops a kernel
-// not launched with cudaLaunchCooperativeKernel (launch.cpp).
+// not launched with cudaLaunchCooperativeKernel (grid.cpp).
 void grid_sync(const char *file, int line);
 // Whether the running kernel was launched with cudaLaunchCooperativeKernel.
 bool grid_cooperative();

@@ -43,7 +43,7 @@ void check_free(uintptr_t base, size_t size);
 void check_mark_init(const void *p, size_t n);             // written by a copy or a set
 void check_arena(int device, uintptr_t base, size_t size); // a device's memory, once mapped
 
-// From launch.cpp, on the worker thread running a kernel:
+// From pool.cpp and grid.cpp, on the worker thread running a kernel:
 struct check_kernel_info {
     const char *kernel;   // name
     size_t dynamic_shmem; // bytes of dynamic shared memory of the launch
@@ -81,7 +81,7 @@ bool check_block_counted(uint64_t b, uint64_t total);
 // Reports a warp function whose mask is wrong (synccheck).
 void check_warp_mask(unsigned mask, unsigned arrived_or_exited, const char *file, int line);
 
-// Provided by launch.cpp: stops the running simulated thread for good (its
+// Provided by block.cpp: stops the running simulated thread for good (its
 // access is not performed); the kernel fails with cudaErrorLaunchFailure.
 [[noreturn]] void check_stop_thread();
 // The running thread's index in its block (x fastest), for racecheck.

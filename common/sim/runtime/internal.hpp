@@ -133,13 +133,13 @@ bool in_device_memory(uintptr_t addr);
 // The check twin's hooks saw host code access device memory: the report
 // and SIGSEGV, with the access's size and its place (file:line).
 [[noreturn]] void host_access(uintptr_t addr, size_t size, int write, const char *where);
-// SIGSEGV and SIGBUS go to the simulator's handler (launch.cpp): a fault in
+// SIGSEGV and SIGBUS go to the simulator's handler (fault.cpp): a fault in
 // a kernel is the kernel's, a fault of host code in device memory is
 // reported, any other is the usual crash.
 void install_fault_handler();
 // " at file:line" of the instruction at pc when the program has line
 // information and addr2line is there; else "". `known` lists source files
-// the answer may stand for (launch.cpp).
+// the answer may stand for (fault.cpp).
 std::string source_line(uintptr_t pc, std::initializer_list<const char *> known);
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // memory.cpp — device memory: one mmap'd arena per simulated device, a
-// first-fit allocator over it, pinned host memory, managed memory, copies and
-// sets (synchronous and queued on streams) with CUDA's argument checks.
+// first-fit allocator over it, pinned host memory, managed memory, pointer
+// queries, __device__ variables handed out as addresses. Copies and sets:
+// copy.cpp.
 //
 // Fresh and freed device memory is filled with 0xff bytes, so a float read
 // before it was written is NaN and an int is -1: reading uninitialized device
@@ -17,6 +18,7 @@
 
 #include "check.hpp"
 #include "internal.hpp"
+#include "memory.hpp"
 #include "model.hpp"
 
 #include <sys/mman.h>
@@ -210,13 +212,7 @@ void release(const allocation &al)
     live.erase(al.base);
 }
 
-// What a pointer is, for copy checks.
-enum class where { none, device, host };
-
-struct span {
-    where kind = where::host;
-    int device = -1;
-};
+} // namespace
 
 // Checks [p, p + n) and says where it is: device memory (which must hold the
 // whole range), or host memory (not checkable: any other address).
@@ -261,118 +257,6 @@ cudaError_t classify(const void *p, size_t n, span *out, const char *what, const
     out->kind = where::host;
     return cudaSuccess;
 }
-
-const char *kind_name(cudaMemcpyKind k)
-{
-    switch (k) {
-    case cudaMemcpyHostToHost:
-        return "cudaMemcpyHostToHost";
-    case cudaMemcpyHostToDevice:
-        return "cudaMemcpyHostToDevice";
-    case cudaMemcpyDeviceToHost:
-        return "cudaMemcpyDeviceToHost";
-    case cudaMemcpyDeviceToDevice:
-        return "cudaMemcpyDeviceToDevice";
-    default:
-        return "cudaMemcpyDefault";
-    }
-}
-
-// The checks of every copy: pointers, ranges, and the direction against
-// where the pointers really are.
-cudaError_t check_copy(void *dst, size_t dst_n, const void *src, size_t src_n, cudaMemcpyKind kind,
-                       const char *call)
-{
-    span ds, ss;
-    if ((unsigned)kind > cudaMemcpyDefault)
-        return cudaErrorInvalidMemcpyDirection;
-    if (dst_n == 0 && src_n == 0)
-        return cudaSuccess;
-    if (!dst || !src)
-        return cudaErrorInvalidValue;
-    cudaError_t e = classify(dst, dst_n, &ds, "destination", call);
-    if (e == cudaSuccess)
-        e = classify(src, src_n, &ss, "source", call);
-    if (e != cudaSuccess)
-        return e;
-    bool want_dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-    bool want_src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-    if (kind == cudaMemcpyDefault)
-        return cudaSuccess;
-    if (want_dst_dev && ds.kind != where::device) {
-        report("%s with %s: the destination %p is not device memory", call, kind_name(kind), dst);
-        return cudaErrorInvalidValue;
-    }
-    if (want_src_dev && ss.kind != where::device) {
-        report("%s with %s: the source %p is not device memory", call, kind_name(kind), src);
-        return cudaErrorInvalidValue;
-    }
-    if (!want_dst_dev && ds.kind == where::device && kind != cudaMemcpyHostToHost) {
-        report("%s with %s: the destination %p is device memory, not host memory", call,
-               kind_name(kind), dst);
-        return cudaErrorInvalidValue;
-    }
-    if (!want_src_dev && ss.kind == where::device && kind != cudaMemcpyHostToHost) {
-        report("%s with %s: the source %p is device memory, not host memory", call, kind_name(kind),
-               src);
-        return cudaErrorInvalidValue;
-    }
-    return cudaSuccess;
-}
-
-cudaError_t copy(void *dst, const void *src, size_t n, cudaMemcpyKind kind, cudaStream_t s,
-                 bool wait, const char *call)
-{
-    int d;
-    cudaError_t e = enter(&d, call);
-    if (e != cudaSuccess)
-        return e;
-    e = check_copy(dst, n, src, n, kind, call);
-    if (e != cudaSuccess || n == 0)
-        return record(e, call);
-    e = enqueue(s, call, [dst, src, n, s, call]() {
-        device_memory_scope to(dst, n), from(src, n);
-        memmove(dst, src, n);
-        check_mark_init(dst, n);
-        model_copy(s, dst, src, n, call);
-        return cudaSuccess;
-    });
-    if (e == cudaSuccess && wait)
-        e = stream_sync(s);
-    return record(e, call);
-}
-
-cudaError_t set(void *p, int value, size_t n, cudaStream_t s, bool wait, const char *call)
-{
-    int d;
-    span sp;
-    cudaError_t e = enter(&d, call);
-    if (e != cudaSuccess)
-        return e;
-    if (n == 0)
-        return cudaSuccess;
-    if (!p)
-        return record(cudaErrorInvalidValue, call);
-    e = classify(p, n, &sp, "destination", call);
-    if (e == cudaSuccess && sp.kind != where::device) {
-        report("%s: %p is not device memory", call, p);
-        e = cudaErrorInvalidValue;
-    }
-    if (e != cudaSuccess)
-        return record(e, call);
-    e = enqueue(s, call, [p, value, n, s]() {
-        device_memory_scope to(p, n);
-        memset(p, value, n);
-        check_mark_init(p, n);
-        model_memset(s, n);
-        return cudaSuccess;
-    });
-    if (e == cudaSuccess && wait)
-        e = stream_sync(s);
-    return record(e, call);
-}
-
-} // namespace
 
 bool find_allocation(const void *p, allocation *out)
 {
@@ -590,105 +474,6 @@ cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned int flags)
     return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind)
-{
-    return copy(dst, src, n, kind, 0, true, "cudaMemcpy");
-}
-
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
-                            cudaStream_t s)
-{
-    return copy(dst, src, n, kind, s, false, "cudaMemcpyAsync");
-}
-
-static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                           size_t height, cudaMemcpyKind kind, cudaStream_t s, bool wait)
-{
-    int d;
-    cudaError_t e = enter(&d, "cudaMemcpy2D");
-    if (e != cudaSuccess)
-        return e;
-    if (width > dpitch || width > spitch)
-        return record(cudaErrorInvalidPitchValue, "cudaMemcpy2D");
-    if (width == 0 || height == 0)
-        return cudaSuccess;
-    e = check_copy(dst, dpitch * (height - 1) + width, src, spitch * (height - 1) + width, kind,
-                   "cudaMemcpy2D");
-    if (e != cudaSuccess)
-        return record(e, "cudaMemcpy2D");
-    e = enqueue(s, "cudaMemcpy2D", [=]() {
-        device_memory_scope to(dst, dpitch * (height - 1) + width),
-            from(src, spitch * (height - 1) + width);
-        for (size_t r = 0; r < height; r++) {
-            memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
-            check_mark_init((char *)dst + r * dpitch, width);
-        }
-        model_copy(s, dst, src, width * height, "cudaMemcpy2D");
-        return cudaSuccess;
-    });
-    if (e == cudaSuccess && wait)
-        e = stream_sync(s);
-    return record(e, "cudaMemcpy2D");
-}
-
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                         size_t height, cudaMemcpyKind kind)
-{
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, 0, true);
-}
-
-cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t s)
-{
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, s, false);
-}
-
-static cudaError_t copy_peer(void *dst, int dd, const void *src, int sd, size_t n, cudaStream_t s,
-                             bool wait)
-{
-    allocation da, sa;
-    if (!valid_device(dd) || !valid_device(sd))
-        return record(cudaErrorInvalidDevice, "cudaMemcpyPeer");
-    if (n == 0)
-        return cudaSuccess;
-    if (!range_in_allocation(dst, n, &da) || !range_in_allocation(src, n, &sa)) {
-        report("cudaMemcpyPeer: %p or %p (+%zu bytes) is not inside a device allocation", dst, src,
-               n);
-        return record(cudaErrorInvalidValue, "cudaMemcpyPeer");
-    }
-    if ((!da.managed && da.device != dd) || (!sa.managed && sa.device != sd)) {
-        report("cudaMemcpyPeer: the destination is memory of device %d and the source of device "
-               "%d, but the call names devices %d and %d",
-               da.device, sa.device, dd, sd);
-        return record(cudaErrorInvalidValue, "cudaMemcpyPeer");
-    }
-    return copy(dst, src, n, cudaMemcpyDeviceToDevice, s, wait, "cudaMemcpyPeer");
-}
-
-cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n)
-{
-    cudaError_t e = copy_peer(dst, dd, src, sd, n, 0, true);
-    if (e == cudaSuccess && dd != current_device())
-        e = record(device_sync(dd));
-    return e;
-}
-
-cudaError_t cudaMemcpyPeerAsync(void *dst, int dd, const void *src, int sd, size_t n,
-                                cudaStream_t s)
-{
-    return copy_peer(dst, dd, src, sd, n, s, false);
-}
-
-cudaError_t cudaMemset(void *p, int value, size_t n)
-{
-    return set(p, value, n, 0, true, "cudaMemset");
-}
-
-cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s)
-{
-    return set(p, value, n, s, false, "cudaMemsetAsync");
-}
-
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s)
 {
     (void)s;
@@ -720,48 +505,6 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attr, const void *p)
         attr->type = cudaMemoryTypeUnregistered;
         attr->device = -2;
     }
-    return cudaSuccess;
-}
-
-// __constant__ and __device__ variables are host globals in the simulator;
-// copies to and from them wait for the device, as CUDA's do.
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset,
-                               cudaMemcpyKind kind)
-{
-    int d;
-    cudaError_t e = enter(&d);
-    if (e != cudaSuccess)
-        return e;
-    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        return record(cudaErrorInvalidMemcpyDirection);
-    if (!symbol || (!src && n))
-        return record(cudaErrorInvalidSymbol);
-    e = device_sync(d); // a blocking copy: the error of work before it shows here
-    if (e != cudaSuccess)
-        return record(e);
-    device_memory_scope open(src, n); // src may be device memory (cudaMemcpyDeviceToDevice)
-    memmove((char *)symbol + offset, src, n);
-    return cudaSuccess;
-}
-
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset,
-                                 cudaMemcpyKind kind)
-{
-    int d;
-    cudaError_t e = enter(&d);
-    if (e != cudaSuccess)
-        return e;
-    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        return record(cudaErrorInvalidMemcpyDirection);
-    if (!symbol || (!dst && n))
-        return record(cudaErrorInvalidSymbol);
-    e = device_sync(d); // a blocking copy: the error of work before it shows here
-    if (e != cudaSuccess)
-        return record(e);
-    device_memory_scope open(dst, n); // dst may be device memory (cudaMemcpyDeviceToDevice)
-    memmove(dst, (const char *)symbol + offset, n);
     return cudaSuccess;
 }
 

@@ -2,7 +2,7 @@
 //
 // With the model on, a program runs as its check twin (check.cpp), whose
 // kernel code calls a hook before every load and store. For a grid of more
-// than 128 blocks the model counts only 64 of them (check.cpp's sample) and
+// than 128 blocks the model counts only 64 of them (check_counts.cpp's sample) and
 // scales up; the other blocks would pay for the hooks and count nothing. So
 // the twin also carries a plain copy of its kernel code: the plain program's
 // objects, linked in beside the instrumented ones with every function renamed

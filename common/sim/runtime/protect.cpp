@@ -21,7 +21,7 @@
 // A host fault in device memory is reported (the host line, the pointer and
 // its allocation) and the program ends with SIGSEGV, as it would on a GPU.
 // The check twin's hooks see host accesses in .cu files before they happen,
-// with their size and line, whether device memory is open or not (check.cpp).
+// with their size and line, whether device memory is open or not (check_tsan.cpp).
 #include "internal.hpp"
 
 #include <dlfcn.h>

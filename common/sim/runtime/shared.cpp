@@ -11,7 +11,7 @@
 //
 // A thread that writes or reads past the end of a __shared__ array meets the
 // guard page: the kernel stops with cudaErrorIllegalAddress and a report
-// naming the array (launch.cpp's fault handler), and the worker's own data is
+// naming the array (fault.cpp's fault handler), and the worker's own data is
 // never touched. Below the array is filler, as a GPU has other data there;
 // the check mode reports any access outside the array, with its line.
 #include "internal.hpp"

@@ -28,7 +28,7 @@ bool static_shared_find(uintptr_t a, shared_place *out);
 void static_shared_describe(uintptr_t a, size_t size, const shared_place &p, char *buf, size_t len);
 
 // The calling worker's static __shared__ variables, saved and put back: the
-// blocks of a cooperative grid take turns on one worker (launch.cpp).
+// blocks of a cooperative grid take turns on one worker (grid.cpp).
 void static_shared_save(std::vector<unsigned char> *out);
 void static_shared_restore(const std::vector<unsigned char> &in);
 

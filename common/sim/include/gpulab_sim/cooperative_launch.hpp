@@ -2,7 +2,7 @@
 // grid, block, args, shmem, stream) with the kernel itself: the arguments are
 // read from args (one pointer per parameter, as CUDA takes them) with the
 // kernel's parameter types, and the launch is queued as a cooperative one
-// (launch.cpp: its grid must fit on the device; grid.sync() may be used).
+// (launch.cpp and grid.cpp: its grid must fit on the device; grid.sync() may be used).
 #ifndef GPULAB_SIM_COOPERATIVE_LAUNCH_HPP
 #define GPULAB_SIM_COOPERATIVE_LAUNCH_HPP
 

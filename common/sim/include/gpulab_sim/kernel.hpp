@@ -63,7 +63,7 @@ namespace gpulab_sim
 {
 
 // ---------------------------------------------------------------------------
-// Barriers and warp functions (launch.cpp). `file` and `line` name the call
+// Barriers and warp functions (barrier.cpp). `file` and `line` name the call
 // for reports; `mask` is the warp mask of the *_sync functions.
 void syncthreads(const char *file, int line);
 int syncthreads_count(int pred, const char *file, int line);

@@ -1,0 +1,192 @@
+// check_counts.cpp — access counts: loads and stores, requests and 32-byte
+// sectors of global memory, per kernel, for GPULAB_SIM_STATS=1 (printed) and
+// for the performance model (model.cpp; a sample of a large grid's blocks).
+#include "check_internal.hpp"
+#include "model.hpp"
+
+namespace gpulab_sim
+{
+namespace checks
+{
+
+std::mutex stats_mutex;
+gpulab_sim_kernel_stats kernel_totals{}, last_kernel{};
+unsigned long long kernel_barriers = 0, last_barriers = 0;
+bool have_last_kernel = false;
+// GPULAB_SIM_STATS=1 prints each kernel's counts; the performance model
+// (GPULAB_SIM_MODEL) counts without printing.
+bool stats_print = false;
+// The model alone counts 1 block in `every` of a large grid (sampled_blocks
+// of them), and scales up (model.cpp): the blocks of a kernel do the same
+// work but for the grid's edge, and counting all of them would more than
+// double a demo's time; the others run the twin's plain copy of the kernel
+// (plain_copy.cpp). GPULAB_SIM_STATS=1 counts every block.
+constexpr uint64_t sampled_blocks = 64;
+std::atomic<uint64_t> kernel_every{ 1 };
+uint64_t last_every = 1;
+
+// 1 in how many blocks of a grid of `total` the model alone counts.
+inline uint64_t sample_every(uint64_t total)
+{
+    return total > 2 * sampled_blocks ? total / sampled_blocks : 1;
+}
+
+// Whether the running block is one the counts include.
+inline bool block_counted()
+{
+    if (stats_print)
+        return true;
+    uint64_t total = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
+    uint64_t every = sample_every(total);
+    kernel_every.store(every, std::memory_order_relaxed);
+    uint64_t b = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
+    return b % every == 0;
+}
+
+void count_access(checker *c, bool global, bool write, uintptr_t a, size_t size, uintptr_t pc)
+{
+    if (!block_counted())
+        return;
+    if (!global) {
+        (write ? c->counts.shared_stores : c->counts.shared_loads)++;
+        return;
+    }
+    (write ? c->counts.global_stores : c->counts.global_loads)++;
+    size_t t = check_thread_index();
+    uint64_t k = c->executions[(uint64_t)pc << 10 | t]++;
+    std::vector<std::vector<uint64_t>> &by_k = c->requests[write][(uint64_t)pc << 10 | t / 32];
+    if (by_k.size() <= k)
+        by_k.resize(k + 1);
+    for (uintptr_t sec = a >> 5; sec <= (a + size - 1) >> 5; sec++) {
+        std::vector<uint64_t> &v = by_k[k];
+        bool seen_it = false;
+        for (uint64_t x : v)
+            seen_it |= x == sec;
+        if (!seen_it)
+            v.push_back(sec);
+    }
+}
+
+// Folds this worker's block into its counts: one request per warp instruction.
+void fold_block(checker *c)
+{
+    for (int w = 0; w < 2; w++) {
+        for (auto &kv : c->requests[w])
+            for (auto &secs : kv.second) {
+                if (secs.empty())
+                    continue;
+                (w ? c->counts.store_requests : c->counts.load_requests)++;
+                (w ? c->counts.store_sectors : c->counts.load_sectors) += secs.size();
+            }
+        c->requests[w].clear();
+    }
+    c->executions.clear();
+}
+
+} // namespace checks
+
+using namespace checks;
+
+void check_leave_kernel()
+{
+    if (!ck)
+        return;
+    ck->in_kernel = false;
+    if (tools & CHECK_STATS) {
+        fold_block(ck);
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        gpulab_sim_kernel_stats &t = kernel_totals, &m = ck->counts;
+        t.global_loads += m.global_loads;
+        t.global_stores += m.global_stores;
+        t.shared_loads += m.shared_loads;
+        t.shared_stores += m.shared_stores;
+        t.load_requests += m.load_requests;
+        t.load_sectors += m.load_sectors;
+        t.store_requests += m.store_requests;
+        t.store_sectors += m.store_sectors;
+        kernel_barriers += ck->barriers;
+        ck->barriers = 0;
+        m = gpulab_sim_kernel_stats{};
+    }
+}
+
+void check_kernel_done(const char *kernel, const char *file, int line, unsigned long long threads)
+{
+    if (!(tools & CHECK_STATS))
+        return;
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    gpulab_sim_kernel_stats t = kernel_totals;
+    t.threads = threads;
+    last_kernel = t;
+    last_barriers = kernel_barriers;
+    last_every = kernel_every.exchange(1);
+    have_last_kernel = true;
+    kernel_totals = gpulab_sim_kernel_stats{};
+    kernel_barriers = 0;
+    if (!stats_print)
+        return;
+    double n = threads ? (double)threads : 1.0;
+    check_line("gpulab-sim stats: kernel %s (launched at %s:%d), counted by the simulator", kernel,
+               file, line);
+    check_line("    %llu threads; global loads %llu (%.1f per thread), stores %llu (%.1f per "
+               "thread); shared loads %llu, stores %llu",
+               t.threads, t.global_loads, t.global_loads / n, t.global_stores, t.global_stores / n,
+               t.shared_loads, t.shared_stores);
+    check_line("    global load requests %llu: %llu sectors of 32 bytes (%.1f per request)",
+               t.load_requests, t.load_sectors,
+               t.load_requests ? (double)t.load_sectors / t.load_requests : 0.0);
+    check_line("    global store requests %llu: %llu sectors of 32 bytes (%.1f per request)",
+               t.store_requests, t.store_sectors,
+               t.store_requests ? (double)t.store_sectors / t.store_requests : 0.0);
+}
+
+bool check_counts_sample()
+{
+    return tools == CHECK_STATS && !stats_print;
+}
+
+bool check_block_counted(uint64_t b, uint64_t total)
+{
+    return stats_print || b % sample_every(total) == 0;
+}
+
+int check_sample_every()
+{
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    return (int)last_every;
+}
+
+bool check_last_counts(kernel_counts *out)
+{
+    *out = kernel_counts{};
+    if (!(tools & CHECK_STATS))
+        return false;
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    if (!have_last_kernel)
+        return false;
+    const gpulab_sim_kernel_stats &t = last_kernel;
+    out->counted = true;
+    out->sample = (double)last_every;
+    out->threads = (double)t.threads;
+    out->load_requests = (double)t.load_requests;
+    out->load_sectors = (double)t.load_sectors;
+    out->store_requests = (double)t.store_requests;
+    out->store_sectors = (double)t.store_sectors;
+    out->global_accesses = (double)(t.global_loads + t.global_stores);
+    out->shared_accesses = (double)(t.shared_loads + t.shared_stores);
+    out->barriers = (double)last_barriers; // every block: barriers are cheap to count
+    return true;
+}
+
+} // namespace gpulab_sim
+
+extern "C" int gpulab_sim_last_kernel_stats(struct gpulab_sim_kernel_stats *out)
+{
+    std::lock_guard<std::mutex> lock(gpulab_sim::checks::stats_mutex);
+    // Counts for the model alone (no GPULAB_SIM_STATS=1) may be a sample: not these.
+    if (!out || !(gpulab_sim::checks::tools & gpulab_sim::CHECK_STATS) ||
+        !gpulab_sim::checks::stats_print || !gpulab_sim::checks::have_last_kernel)
+        return -1;
+    *out = gpulab_sim::checks::last_kernel;
+    return 0;
+}
