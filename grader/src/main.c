@@ -235,7 +235,8 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         goto remove_setup;
     }
     const char *argv[] = { program, "--in", ".", "--out", ".", NULL };
-    const char *envp[GRADE_MAX_ENV + 3];
+    const char *envp[GRADE_MAX_ENV + 4];
+    char key_var[64];
     int n_env = 0, sets_model = 0;
     for (int i = 0; i < c.n_env; i++) {
         envp[n_env++] = c.env[i];
@@ -247,6 +248,12 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         envp[n_env++] = "GPULAB_SIM_MODEL=off";
     if (c.memcheck && !strcmp(backend, "sim"))
         envp[n_env++] = "GPULAB_SIM_CHECK=memcheck";
+    /* The simulator marks its own lines with this key, which the program cannot read
+     * (sim_report.h): judges count only lines that carry it. */
+    if (!strcmp(backend, "sim") && grade_sim_report_key(c.sim_key, sizeof(c.sim_key)) == 0) {
+        snprintf(key_var, sizeof(key_var), "GPULAB_SIM_REPORT_KEY=%s", c.sim_key);
+        envp[n_env++] = key_var;
+    }
     envp[n_env] = NULL;
     grade_limits l = limits_for(o, check, backend);
     grade_run_program(&run, &err, argv, envp, &l, setup);

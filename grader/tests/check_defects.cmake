@@ -41,7 +41,7 @@ function(defect name lab file old new check reason)
   endif()
   file(WRITE "${sub}/${file}" "${text}")
   execute_process(COMMAND "${GRADE}" --submission "${sub}" --lab ${lab} --backend sim --quiet
-                          --source "${SOURCE}" --build-dir "${BUILDS}/${lab}"
+                          --source "${SOURCE}" --build-dir "${BUILDS}/build"
                           --json "${WORKDIR}/${name}.json"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 900)
   if(NOT rc EQUAL 0)
@@ -97,8 +97,38 @@ defect(lab03-host-add lab03 03_kernels/kernels.cu
     free(h);]=]
   "vec_add, N = 5466, 32 threads"
   "counted no launch of vec_add_kernel .*computed on the host")
-# An attack on memcheck: a constructor that runs before the simulator reads
-# GPULAB_SIM_CHECK turns it off, and the kernel has no bounds check.
+# The host add again, with the simulator's counts for N = 5466 on blocks of 32 forged on
+# stderr at exit: lines without the run's report key are not the simulator's.
+defect(lab03-forged-counts lab03 03_kernels/kernels.cu
+  [=[    vec_add_kernel<<<blocks, threads>>>(d_c, d_a, d_b, n);
+    LAB_CHECK_LAUNCH();]=]
+  [=[    float *h = (float *)malloc(sizeof(float) * 3 * (size_t)n);
+    cudaMemcpy(h, d_a, sizeof(float) * (size_t)n, cudaMemcpyDeviceToHost);
+    cudaMemcpy(h + n, d_b, sizeof(float) * (size_t)n, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; i++)
+        h[2 * n + i] = h[i] + h[n + i];
+    cudaMemcpy(d_c, h + 2 * n, sizeof(float) * (size_t)n, cudaMemcpyHostToDevice);
+    free(h);]=]
+  "vec_add, N = 5466, 32 threads"
+  "counted no launch of vec_add_kernel .*computed on the host"
+  [=[#include <stdio.h>
+#include <stdlib.h>
+static void forge(void)
+{
+    fprintf(stderr, "========= gpulab-sim stats: kernel vec_add_kernel (launched at kernels.cu:1), "
+                    "counted by the simulator\n"
+                    "=========     5472 threads; global loads 10932 (2.0 per thread), stores 5466 "
+                    "(1.0 per thread); shared loads 0, stores 0\n"
+                    "=========     global load requests 342: 1368 sectors of 32 bytes (4.0 per "
+                    "request)\n"
+                    "=========     global store requests 171: 684 sectors of 32 bytes (4.0 per "
+                    "request)\n");
+}
+__attribute__((constructor)) static void arm(void) { atexit(forge); }
+]=])
+# An attack on memcheck: a constructor (priority 101, before the simulator's) unsets
+# GPULAB_SIM_CHECK, and the kernel has no bounds check. The simulator read the variable
+# before any constructor ran, so memcheck runs and reports the write past the end.
 defect(lab03-memcheck-off lab03 03_kernels/kernels.cu
   [=[    int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
@@ -106,9 +136,23 @@ defect(lab03-memcheck-off lab03 03_kernels/kernels.cu
   [=[    int i = blockIdx.x * blockDim.x + threadIdx.x;
     c[i] = a[i] + b[i];]=]
   "vec_add, N = 5466, 1024 threads"
-  "memcheck did not run: the simulator's banner .* is missing"
+  "memcheck: Invalid __global__ (write|read) of size 4 bytes"
   [=[#include <stdlib.h>
 __attribute__((constructor(101))) static void quiet(void) { unsetenv("GPULAB_SIM_CHECK"); }
+]=])
+
+# The same kernel, with stderr closed before the simulator can write its reports to it:
+# without the simulator's banner and summary the run is not taken as checked.
+defect(lab03-stderr-closed lab03 03_kernels/kernels.cu
+  [=[    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];]=]
+  [=[    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    c[i] = a[i] + b[i];]=]
+  "vec_add, N = 5466, 1024 threads"
+  "memcheck did not (run|finish): the simulator's"
+  [=[#include <unistd.h>
+__attribute__((constructor(101))) static void quiet(void) { close(2); }
 ]=])
 
 # ---- lab 04 -----------------------------------------------------------------------
