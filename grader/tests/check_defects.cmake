@@ -202,4 +202,26 @@ defect(lab05-relu-host-loop lab05 05_training/kernels.cu
   "one step under memcheck"
   "SIGSEGV.*its stderr: \"host code (read|wrote) .*device memory at 05_training/kernels.cu:[0-9]+: address")
 
+# ---- lab 01 -----------------------------------------------------------------------
+set(student_files_lab01 "01_devices/devices.c")
+# cudaMemGetInfo without cudaSetDevice: every device gets device 0's memory, which the
+# simulated devices (each with less memory than the one before) show.
+defect(lab01-meminfo-no-setdevice lab01 01_devices/devices.c
+  [=[    if (err == cudaSuccess)
+        err = cudaSetDevice(device);
+    if (err == cudaSuccess)
+        err = cudaMemGetInfo(]=]
+  [=[    if (err == cudaSuccess)
+        err = cudaMemGetInfo(]=]
+  "matches the reference query, 4 devices"
+  "_mem_(total|free)_bytes.*cudaMemGetInfo after cudaSetDevice")
+# The kit's own device query called instead of the lab's work: refused by the build.
+defect(lab01-kit-query lab01 01_devices/devices.c
+  [=[    /* cudaMemGetInfo answers for the current device: switch to it, and back. */]=]
+  [=[    if (lab_device_info_query(NULL, device) == 12345)
+        return 1;
+    /* cudaMemGetInfo answers for the current device: switch to it, and back. */]=]
+  "."
+  "the submission's 01_devices/devices.c calls the kit's lab_device_info_query[(][)].*: refused")
+
 file(REMOVE_RECURSE "${BUILDS}")
