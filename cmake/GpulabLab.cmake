@@ -237,13 +237,17 @@ endfunction()
 # Copies one file of a submission to where its lab is compiled from, unless it
 # could reach beyond the submission: a symbolic link, an #include (or
 # #include_next, #import, #embed) of an absolute path, of a path with "..",
-# naming solutions/, or by a macro, or an .incbin. Such a file is replaced by
+# naming solutions/, or by a macro, or an .incbin, or a call of one of the kit
+# functions the lab names in GPULAB_SUBMISSION_FORBIDDEN (a regex of names: the
+# work the lab asks for, e.g. lab 01's device query). Such a file is replaced by
 # one that fails to compile, and the configure log says why in a line the
 # grader takes as the lab's reason ("gpulab_add_lab(lab01): the submission's
 # 01_devices/devices.c includes ...: refused ...").
 function(gpulab_submission_copy lab file copy)
   file(RELATIVE_PATH rel "${GPULAB_SUBMISSION_DIR}" "${file}")
   set(refused "")
+  set(rule "a student's file may include only the submission's own files and the kit's public "
+           "headers, by name, never by a path that leaves its folder")
   if(IS_SYMLINK "${file}")
     set(refused "is a symbolic link")
   else()
@@ -269,12 +273,20 @@ function(gpulab_submission_copy lab file copy)
     if(NOT refused AND text MATCHES "incbin")
       set(refused "uses .incbin")
     endif()
+    # GPULAB_SUBMISSION_FORBIDDEN (set by a lab's CMakeLists.txt): kit functions whose work
+    # the lab asks the student to write, which a submission may not call instead.
+    string(REGEX REPLACE "//[^\n]*" "" code "${text}")
+    if(NOT refused AND GPULAB_SUBMISSION_FORBIDDEN AND
+       code MATCHES "(${GPULAB_SUBMISSION_FORBIDDEN})[ \t\r\n]*\\(")
+      set(refused "calls the kit's ${CMAKE_MATCH_1}(), the work this lab asks you to write")
+      set(rule "the kit's own function is the grader's answer key: write the lab's with the CUDA "
+               "runtime")
+    endif()
   endif()
   if(refused)
     string(REPLACE "\"" "'" said "${refused}")
-    message(WARNING "gpulab_add_lab(${lab}): the submission's ${rel} ${said}: refused (a student's "
-                    "file may include only the submission's own files and the kit's public headers, "
-                    "by name, never by a path that leaves its folder)")
+    string(CONCAT rule ${rule})
+    message(WARNING "gpulab_add_lab(${lab}): the submission's ${rel} ${said}: refused (${rule})")
     file(WRITE "${copy}" "#error \"the submission's ${rel} ${said}: refused\"\n")
   else()
     configure_file("${file}" "${copy}" COPYONLY)

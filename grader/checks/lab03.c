@@ -18,6 +18,7 @@
  * must survive the kernel. */
 #define _POSIX_C_SOURCE 200809L
 #include "labs.h"
+#include "sim_report.h"
 
 #include "../../labs/03_kernels/diagnose.h" /* the diagnosis the lab's demo prints */
 #include "lab/rng.h"
@@ -35,7 +36,9 @@ enum {
 
 typedef struct lab03_ctx {
     int op, n, h, w, threads, blocks;
-    float *want; /* a + b */
+    long long launched; /* threads the launch must have: blocks x threads per block */
+    int sim;            /* on sim: the simulator counts the launch and the stores (STATS=1) */
+    float *want;        /* a + b */
 } lab03_ctx;
 
 static void ctx_free(void *p)
@@ -51,6 +54,77 @@ static long long result_int(const grade_json_object *result, const char *key)
     return v ? strtoll(v, NULL, 10) : 0;
 }
 
+/* The kernel each op must launch (kernels.cu), and its TODO. */
+static const char *kernel_of(int op)
+{
+    return op == OP_VEC_ADD       ? "vec_add_kernel"
+           : op == OP_GRID_STRIDE ? "vec_add_grid_stride_kernel"
+                                  : "mat_add_kernel";
+}
+
+/* A right c, judged by what the simulator counted (GPULAB_SIM_STATS=1), not
+ * by what the program says it launched: one launch of the op's kernel with
+ * the configuration asked for (none for n = 0), and each element of c stored
+ * exactly once. Catches the add done on the host and a grid-stride loop that
+ * steps by blockDim.x alone (every block does all the work; c is right). */
+static int judge_counts(const lab03_ctx *x, const char *key, const char *err, char *why,
+                        size_t len)
+{
+    grade_sim_report rep;
+    grade_sim_launch k;
+    const char *name = kernel_of(x->op);
+    grade_sim_report_parse(&rep, err, key);
+    int launches = grade_sim_report_kernel(&rep, name, &k);
+    if (x->n == 0) {
+        if (launches == 0)
+            return 1;
+        snprintf(why, len,
+                 "with N = 0 the simulator counted %d launch%s of %s: there is nothing to "
+                 "launch (0 blocks), the launcher must return before it (kernels.cu)",
+                 launches, launches == 1 ? "" : "es", name);
+        return 0;
+    }
+    if (launches == 0) {
+        snprintf(why, len,
+                 "c is right, but the simulator counted no launch of %s (%d kernel launch%s in "
+                 "all): c was computed on the host; the add must run in %s, launched from "
+                 "kernels.cu",
+                 name, rep.n_launches, rep.n_launches == 1 ? "" : "es", name);
+        return 0;
+    }
+    if (launches > 1) {
+        snprintf(why, len,
+                 "the simulator counted %d launches of %s (%s:%d first); one launch is asked for",
+                 launches, name, k.file, k.line);
+        return 0;
+    }
+    if ((long long)k.threads != x->launched) {
+        snprintf(why, len,
+                 "the simulator counted %llu threads in the launch of %s at %s:%d; the check "
+                 "asked for %lld (result.json reports a launch the program did not run)",
+                 k.threads, name, k.file, k.line, x->launched);
+        return 0;
+    }
+    if (k.stores != (unsigned long long)x->n) {
+        double times = (double)k.stores / (double)x->n;
+        if (x->op == OP_GRID_STRIDE)
+            snprintf(why, len,
+                     "c is right, but each element was stored %.2f times on average (the "
+                     "simulator counted %llu stores for N = %d on %d blocks): the grid-stride "
+                     "loop must step by the whole grid, blockDim.x * gridDim.x (TODO 3 in "
+                     "kernels.cu); a step of blockDim.x alone makes every block do all the work",
+                     times, k.stores, x->n, x->blocks);
+        else
+            snprintf(why, len,
+                     "c is right, but the simulator counted %llu stores into c for %d elements "
+                     "(%.2f per element): each thread must write its one element once "
+                     "(%s in kernels.cu)",
+                     k.stores, x->n, times, name);
+        return 0;
+    }
+    return 1;
+}
+
 /* c.npy against a + b; a wrong c gets the harness's own diagnosis
  * (labs/03_kernels/diagnose.h): which elements were written, whether the
  * launch reported in result.json reaches them, and the TODO that points at. */
@@ -62,7 +136,6 @@ static int judge_c(const grade_case *c, const grade_json_object *result, const c
     lab_npy_array got;
     lab_error err;
     (void)out_text;
-    (void)err_text;
     snprintf(path, sizeof(path), "%s/c.npy", outdir);
     if (lab_npy_read(&got, path, &err) != LAB_OK) {
         snprintf(why, len, "c.npy: %.400s", err.msg);
@@ -89,7 +162,7 @@ static int judge_c(const grade_case *c, const grade_json_object *result, const c
                     result_int(result, "block_y") };
     int ok = lab03_diagnose(&r, got.data, x->want, 1e-6, brief, sizeof(brief), why, len);
     lab_npy_free(&got);
-    return ok;
+    return ok && (!x->sim || judge_counts(x, c->sim_key, err_text, why, len));
 }
 
 /* a and b from the seed, c = a + b expected; the case's judge compares them. */
@@ -122,6 +195,9 @@ static int prepare_common(grade_case *c, const grade_env *env, int op, int n, in
     x->w = w;
     x->threads = threads;
     x->blocks = blocks;
+    x->sim = strcmp(env->backend, "sim") == 0;
+    if (x->sim)
+        grade_case_setenv(c, "GPULAB_SIM_STATS", "1");
     lab_rng_seed(&rng, env->seed, (uint64_t)op * 1000003u + (uint64_t)n * 7u + (uint64_t)threads);
     lab_rng_fill_uniform(&rng, a, count, -10.0f, 10.0f);
     lab_rng_fill_uniform(&rng, b, count, -10.0f, 10.0f);
@@ -158,6 +234,7 @@ static int vec_case(grade_case *c, const grade_env *env, char *why, size_t len)
     long long total = (long long)blocks * threads;
     if (prepare_common(c, env, OP_VEC_ADD, n, 0, 0, threads, 0, 0, why, len))
         return -1;
+    ((lab03_ctx *)c->ctx)->launched = total;
     c->memcheck = 1;
     snprintf(hint, sizeof(hint), "blocks = ceil(%d / %d) = %d, no more, no fewer: TODO 1, ceil_div",
              n, threads, blocks);
@@ -178,6 +255,7 @@ static int vec_guard(grade_case *c, const grade_env *env, char *why, size_t len)
     const int n = 5466, threads = 1024, guard = 1024;
     if (prepare_common(c, env, OP_VEC_ADD, n, 0, 0, threads, 0, guard, why, len))
         return -1;
+    ((lab03_ctx *)c->ctx)->launched = (long long)((n + threads - 1) / threads) * threads;
     grade_expect_fact_int(c, "guard_elems", guard, NULL);
     grade_expect_fact_int(c, "guard_intact", guard,
                           "a thread wrote past c[n - 1]: threads with i >= n must do nothing "
@@ -192,6 +270,7 @@ static int stride_case(grade_case *c, const grade_env *env, char *why, size_t le
     const int n = c->arg.i[0], blocks = c->arg.i[1], threads = c->arg.i[2];
     if (prepare_common(c, env, OP_GRID_STRIDE, n, 0, 0, threads, blocks, 0, why, len))
         return -1;
+    ((lab03_ctx *)c->ctx)->launched = (long long)blocks * threads;
     c->memcheck = 1;
     grade_expect_fact_int(c, "grid_x", blocks, "launch exactly the blocks asked for");
     grade_expect_fact_int(c, "block_x", threads, "launch exactly the threads asked for");
@@ -207,6 +286,7 @@ static int mat_case(grade_case *c, const grade_env *env, char *why, size_t len)
     int gx = (w + 15) / 16, gy = (h + 15) / 16;
     if (prepare_common(c, env, OP_MAT_ADD, h * w, h, w, 16, 0, 0, why, len))
         return -1;
+    ((lab03_ctx *)c->ctx)->launched = (long long)gx * gy * 256;
     c->memcheck = 1;
     snprintf(hint, sizeof(hint), "grid = ceil(w / 16) x ceil(h / 16) = %d x %d: TODO 5", gx, gy);
     grade_expect_fact_int(c, "block_x", 16, "16 x 16 blocks");

@@ -15,12 +15,16 @@
  * square C = A A, wrong for a rectangular product). To give it, a check's
  * judge compares the outputs itself (they are moved into its context).
  *
- * Coalescing is measured by the simulator (GPULAB_SIM_STATS=1: the program
- * reports the 32-byte sectors its kernel's warp loads touched, and how many
- * warp load instructions it ran). On the cuda backend nothing counts them, so
- * those checks give no points there and say why.
+ * Coalescing is measured by the simulator: the run has GPULAB_SIM_STATS=1,
+ * and the simulator prints, after each launch, the 32-byte sectors the
+ * kernel's warp loads touched and how many warp load instructions it ran.
+ * The grader reads those lines from the run's stderr (sim_report.h), never
+ * the counts the program writes in result.json, which it could rewrite. On
+ * the cuda backend nothing counts them, so those checks give no points there
+ * and say why.
  */
 #include "labs.h"
+#include "sim_report.h"
 
 #include "../../labs/04_matvec/diagnose.h" /* the likely causes the lab's demo prints */
 #include "lab/rng.h"
@@ -50,6 +54,7 @@ typedef struct lab04_ctx {
     int n_outputs;
     int version;
     int coalescing, M; /* judge the sector counts of a row length M too */
+    int cuda;          /* graded on the cuda backend: nothing counts sectors */
     float *A, *B;      /* matmul: A (n, k), B (k, m) */
     int n, k, m;
 } lab04_ctx;
@@ -122,7 +127,7 @@ static void add_cause(const lab04_ctx *x, const grade_output *o, const char *pat
     lab_npy_free(&got);
 }
 
-static int judge_coalescing(const lab04_ctx *x, const grade_json_object *result, char *why,
+static int judge_coalescing(const lab04_ctx *x, const char *key, const char *err, char *why,
                             size_t len);
 
 static int judge(const grade_case *c, const grade_json_object *result, const char *outdir,
@@ -131,7 +136,7 @@ static int judge(const grade_case *c, const grade_json_object *result, const cha
     const lab04_ctx *x = c->ctx;
     char path[4200];
     (void)out;
-    (void)err;
+    (void)result;
     for (int i = 0; i < x->n_outputs; i++) {
         const grade_output *o = &x->outputs[i];
         snprintf(path, sizeof(path), "%s/%s.npy", outdir, o->name);
@@ -140,7 +145,7 @@ static int judge(const grade_case *c, const grade_json_object *result, const cha
             return 0;
         }
     }
-    return x->coalescing ? judge_coalescing(x, result, why, len) : 1;
+    return x->coalescing ? judge_coalescing(x, c->sim_key, err, why, len) : 1;
 }
 
 /* ---- mat-vec ------------------------------------------------------------- */
@@ -257,33 +262,28 @@ static int min_sectors_per_load(int M)
     return (4 * lanes + 31) / 32;
 }
 
-static long long json_int(const grade_json_object *o, const char *key)
-{
-    const char *v = grade_json_get(o, key);
-    return v ? strtoll(v, NULL, 10) : -1;
-}
-
-static int judge_coalescing(const lab04_ctx *x, const grade_json_object *result, char *why,
+static int judge_coalescing(const lab04_ctx *x, const char *key, const char *err, char *why,
                             size_t len)
 {
-    const char *counted = grade_json_get(result, "sectors_counted");
-    if (!counted || strcmp(counted, "true") != 0) {
-        char *backend = grade_json_get_string(result, "backend");
-        int cuda = backend && strcmp(backend, "cuda") == 0;
-        free(backend);
-        if (cuda)
-            snprintf(why, len,
-                     "not measured on the cuda backend, so no points here: only the simulator "
-                     "counts sectors per warp load (grade with --backend sim)");
-        else
-            snprintf(why, len,
-                     "result.json has no sector counts: the run had GPULAB_SIM_STATS=1, so the "
-                     "program's check twin (%s.check) must be built beside it",
-                     "lab04-sim-<variant>");
+    char kernel[32];
+    grade_sim_report rep;
+    grade_sim_launch k;
+    if (x->cuda) {
+        snprintf(why, len,
+                 "not measured on the cuda backend, so no points here: only the simulator "
+                 "counts sectors per warp load (grade with --backend sim)");
         return 0;
     }
-    long long requests = json_int(result, "load_requests");
-    long long sectors = json_int(result, "load_sectors");
+    snprintf(kernel, sizeof(kernel), "matvec_kernel%d", x->version);
+    grade_sim_report_parse(&rep, err, key);
+    if (grade_sim_report_kernel(&rep, kernel, &k) == 0) {
+        snprintf(why, len,
+                 "the simulator counted no launch of %s (%d launch%s in all): u was not computed "
+                 "by matvec.cu's %s, or its counts never reached the run's stderr",
+                 kernel, rep.n_launches, rep.n_launches == 1 ? "" : "es", kernel);
+        return 0;
+    }
+    long long requests = (long long)k.load_requests, sectors = (long long)k.load_sectors;
     if (requests <= 0) {
         snprintf(why, len,
                  "v%d made no global loads: is matvec_kernel%d in matvec.cu still the TODO stub?",
@@ -296,10 +296,10 @@ static int judge_coalescing(const lab04_ctx *x, const grade_json_object *result,
     if (got > allowed) {
         snprintf(why, len,
                  "v%d is not coalesced: %.2f sectors per warp load (%lld sectors / %lld "
-                 "requests), at most %.2f allowed (%.2f x %d, the least a warp's load of %d "
+                 "requests, counted by the simulator in matvec_kernel%d, matvec.cu), at most %.2f allowed (%.2f x %d, the least a warp's load of %d "
                  "neighbouring floats touches); neighbouring lanes must read neighbouring "
                  "floats of a row",
-                 x->version, got, sectors, requests, allowed, COALESCED_FACTOR, least,
+                 x->version, got, sectors, requests, x->version, allowed, COALESCED_FACTOR, least,
                  x->M < 32 ? x->M : 32);
         return 0;
     }
@@ -314,6 +314,7 @@ static int coalescing(grade_case *c, const grade_env *env, char *why, size_t len
         return -1;
     x->coalescing = 1;
     x->M = SEED_M;
+    x->cuda = strcmp(env->backend, "cuda") == 0;
     grade_case_setenv(c, "GPULAB_SIM_STATS", "1");
     return seed_shape(c, env, why, len); /* the same c->arg: the version */
 }

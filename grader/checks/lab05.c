@@ -51,6 +51,7 @@ typedef struct step_ctx {
     float *grads, *params; /* n_params each */
     int grads_check;       /* 1: the loss and every gradient; 0: every parameter after Adam */
     int memcheck;          /* the run was under memcheck, which found nothing */
+    int shift;             /* every logit raised by this much (the last bias; 0: none) */
 } step_ctx;
 
 static void step_ctx_free(void *p)
@@ -142,6 +143,15 @@ static int judge_step(const grade_case *c, const grade_json_object *result, cons
             return 1;
         l5_diagnose_grads(net, loss_ok, grad_ok, cause, sizeof(cause));
     }
+    if (x->shift) {
+        snprintf(why, len,
+                 "with every logit raised by %d (the last layer's bias, which leaves softmax and "
+                 "the gradients unchanged): %.200s — expf overflows float32 past 88.7: "
+                 "softmax_xent_kernel in kernels.cu must subtract the row's max from each logit "
+                 "before expf",
+                 x->shift, first);
+        return 0;
+    }
     snprintf(why, len, "%s%.200s — %s",
              x->memcheck ? "memcheck found no bad access, but the step's results differ from the "
                            "CPU's: "
@@ -153,7 +163,10 @@ static int judge_step(const grade_case *c, const grade_json_object *result, cons
 /* Task 1 for a batch of B: inputs, and what the CPU trainer computes. With
  * grads, the check grades the loss and every gradient; otherwise every
  * parameter after Adam. The judge compares them (judge_step). The row's
- * argument: { B, grads }. */
+ * argument: { B, grads, shift }: shift > 0 adds it to the last layer's bias,
+ * so every logit is near +shift (softmax is unchanged by a shift, but expf
+ * of a logit past 88.7 overflows float32 unless the row's max is taken off
+ * first). */
 static int prepare_step(grade_case *c, const grade_env *env, char *why, size_t len)
 {
     const int B = c->arg.i[0], grads = c->arg.i[1];
@@ -177,6 +190,12 @@ static int prepare_step(grade_case *c, const grade_env *env, char *why, size_t l
     if (!x || !y || l5_cpu_create(&cpu, net, B, NULL, env->seed, 1e-3, why, len)) {
         snprintf(why, len, "out of memory");
         goto free_xy;
+    }
+    s->shift = c->arg.i[2];
+    if (s->shift) { /* the last tensor is the output layer's bias */
+        const l5_tensor *bias = &net->tensor[net->n_tensors - 1];
+        for (size_t i = 0; i < bias->count; i++)
+            cpu.params[bias->offset + i] += (float)s->shift;
     }
     lab_rng_seed(&rng, env->seed, 1000 + (uint64_t)B);
     lab_rng_fill_uniform(&rng, x, nx, -1.0f, 1.0f);
@@ -309,7 +328,9 @@ free_y:
 /* One row per check: name, points, seconds, prepare, { its argument }. */
 // clang-format off
 static const grade_check checks[] = {
-    { "one step (batch 16): the loss and every gradient", 30, 120, prepare_step, { { 16, 1 } } },
+    { "one step (batch 16): the loss and every gradient", 20, 120, prepare_step, { { 16, 1 } } },
+    { "one step, logits near +200 (batch 16): softmax without overflow", 10, 120, prepare_step,
+      { { 16, 1, 200 } } },
     { "one step (batch 16): every parameter after Adam", 20, 120, prepare_step, { { 16, 0 } } },
     { "one step under memcheck (batch 2): no bad access, right gradients", 10, 120, step_memcheck,
       { { 2, 1 } } },

@@ -89,12 +89,16 @@ struct grade_case {
     char env[GRADE_MAX_ENV][256]; /* "NAME=value" for the run */
     int n_env;
     int memcheck;      /* sim: run under GPULAB_SIM_CHECK=memcheck; a report fails the check */
+    int attempts;      /* runs before it fails (0 or 1: one); for checks that judge timings */
     int expect_status; /* the exit status that counts as a completed run (default 0) */
     grade_judge_fn judge;
     grade_arg arg; /* the check's row's argument (grade_check.arg), set before prepare */
     void *ctx;     /* for judge; freed with ctx_free (or free when NULL) */
     void (*ctx_free)(void *ctx);
     int failed; /* set by the helpers below when they could not record */
+    /* sim: the run's report key (sim_report.h), set by the grader before judge() runs; ""
+     * when the run had none. A judge reads the simulator's lines with it. */
+    char sim_key[40];
 };
 
 typedef struct grade_check {

@@ -18,6 +18,7 @@
 #include "labs.h"
 #include "report.h"
 #include "runner.h"
+#include "sim_report.h"
 #include "submit.h"
 
 #include "lab/compare.h"
@@ -172,21 +173,36 @@ static int judge_result_json(const grade_run *run, const grade_case *c, grade_js
 }
 
 /* The simulator's memcheck report in the run's stderr, as one line:
- * "Invalid __global__ write of size 4 bytes at k in f.cu:12 by thread (..)". */
-static int memcheck_report(char *buf, size_t len, const char *err)
+ * "Invalid __global__ write of size 4 bytes at k in f.cu:12 by thread (..)".
+ * Its banner and the counts of GPULAB_SIM_STATS=1 (a header and three
+ * indented lines per kernel) are not reports; a line's report key (" #<key>",
+ * sim_report.h) is left out. */
+static int memcheck_report(char *buf, size_t len, const char *err, const char *key)
 {
     const char *p = err ? strstr(err, "========= ") : NULL;
-    size_t n = 0;
+    size_t n = 0, key_len = key ? strlen(key) : 0;
+    int stats_lines = 0;
     buf[0] = '\0';
     for (int lines = 0; p && lines < 3; lines++) {
         p += strlen("========= ");
+        int indented = *p == ' ';
         while (*p == ' ')
             p++;
         const char *end = strchr(p, '\n');
         size_t k = end ? (size_t)(end - p) : strlen(p);
+        if (key_len && k > key_len + 2 && !strncmp(p + k - key_len, key, key_len) &&
+            !strncmp(p + k - key_len - 2, " #", 2))
+            k -= key_len + 2;
         if (strncmp(p, "ERROR SUMMARY", 13) == 0 || strncmp(p, "COMPUTE-SANITIZER", 17) == 0)
             break;
-        if (strncmp(p, "gpulab-sim check mode", 21) == 0) { /* the banner, not a report */
+        int skip = 1; /* not a report: a stats block, or the banner */
+        if (strncmp(p, "gpulab-sim stats:", 17) == 0)
+            stats_lines = 3;
+        else if (stats_lines > 0 && indented)
+            stats_lines--;
+        else
+            skip = (stats_lines = 0, strncmp(p, "gpulab-sim check mode", 21) == 0);
+        if (skip) {
             p = end ? strstr(end, "========= ") : NULL;
             lines--;
             continue;
@@ -198,6 +214,72 @@ static int memcheck_report(char *buf, size_t len, const char *err)
         p = strstr(end, "========= ");
     }
     return buf[0] != '\0';
+}
+
+/* The last line of err the simulator printed about the program ("gpulab-sim: host code read
+ * 4 bytes of device memory at kernels.cu:195 (in relu_forward): ..."), its first sentence, into
+ * buf: what explains a crash (the host line that touched device memory, the kernel's fault).
+ * It is the program's own stderr, so the reason quotes it as such. 1 when there is one. */
+static int sim_said(char *buf, size_t len, const char *err)
+{
+    const char *hit = NULL;
+    for (const char *p = err ? strstr(err, "gpulab-sim: ") : NULL; p;
+         p = strstr(p + 1, "gpulab-sim: "))
+        if (p == err || p[-1] == '\n')
+            hit = p;
+    if (!hit)
+        return 0;
+    hit += strlen("gpulab-sim: ");
+    size_t n = strcspn(hit, "\n"), k = 0;
+    char line[1024];
+    /* Paths into a submission's build copy are named from the lab folder:
+     * "/tmp/x/gpulab-submission/05_training/kernels.cu" -> "05_training/kernels.cu". */
+    for (size_t i = 0; i < n && k + 1 < sizeof(line); i++) {
+        static const char copy[] = "gpulab-submission/";
+        if (!strncmp(hit + i, copy, sizeof(copy) - 1)) {
+            while (k > 0 && line[k - 1] != ' ')
+                k--;
+            i += sizeof(copy) - 2;
+            continue;
+        }
+        line[k++] = hit[i];
+    }
+    line[k] = '\0';
+    hit = line;
+    n = k;
+    const char *stop = strstr(hit, ". ");
+    if (stop && (size_t)(stop - hit) < n)
+        n = (size_t)(stop - hit);
+    if (n >= len)
+        n = len - 1;
+    for (size_t i = 0; i < n; i++) /* printable ASCII only: it is the program's output */
+        buf[i] = hit[i] >= 0x20 && hit[i] < 0x7f && hit[i] != '"' ? hit[i] : '?';
+    buf[n] = '\0';
+    return 1;
+}
+
+/* Whether the simulator's memcheck ran the whole run: its banner and its
+ * error summary, both from the simulator itself (with the run's key when it
+ * has one). A program that turns the check off (unsetenv before the
+ * simulator reads it) or ends without the summary fails, saying which. */
+static int memcheck_ran(char *why, size_t len, const char *err, const char *key)
+{
+    grade_sim_report r;
+    grade_sim_report_parse(&r, err, key);
+    if (!r.check_mode || !strstr(r.tools, "memcheck"))
+        snprintf(why, len,
+                 "memcheck did not run: the simulator's banner (\"gpulab-sim check mode: "
+                 "memcheck\") is missing from the run's stderr; the run had "
+                 "GPULAB_SIM_CHECK=memcheck, so the program changed its environment before the "
+                 "simulator read it, or replaced the check build: refused");
+    else if (!r.summary)
+        snprintf(why, len,
+                 "memcheck did not finish: the simulator's \"ERROR SUMMARY\" is missing from the "
+                 "run's stderr (the program ended without returning from main or calling exit: "
+                 "_exit, a signal, exec?)");
+    else
+        return 1;
+    return 0;
 }
 
 static void grade_one(grade_result *res, const options *o, const char *backend,
@@ -231,7 +313,8 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         goto remove_setup;
     }
     const char *argv[] = { program, "--in", ".", "--out", ".", NULL };
-    const char *envp[GRADE_MAX_ENV + 4];
+    const char *envp[GRADE_MAX_ENV + 5];
+    char key_var[64];
     int n_env = 0, sets_model = 0;
     for (int i = 0; i < c.n_env; i++) {
         envp[n_env++] = c.env[i];
@@ -243,6 +326,12 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         envp[n_env++] = "GPULAB_SIM_MODEL=off";
     if (c.memcheck && !strcmp(backend, "sim"))
         envp[n_env++] = "GPULAB_SIM_CHECK=memcheck";
+    /* The simulator marks its own lines with this key, which the program cannot read
+     * (sim_report.h): judges count only lines that carry it. */
+    if (!strcmp(backend, "sim") && grade_sim_report_key(c.sim_key, sizeof(c.sim_key)) == 0) {
+        snprintf(key_var, sizeof(key_var), "GPULAB_SIM_REPORT_KEY=%s", c.sim_key);
+        envp[n_env++] = key_var;
+    }
     unsigned long long sim_mb = 0;
     grade_limits l = limits_for(o, check, &c, backend, &sim_mb);
     char mem_env[64];
@@ -251,46 +340,64 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         envp[n_env++] = mem_env;
     }
     envp[n_env] = NULL;
-    grade_run_program(&run, &err, argv, envp, &l, setup);
-    res->seconds = run.wall_seconds;
-    char said[440];
-    last_line(why, sizeof(why), run.err ? run.err : "");
-    program_said(said, sizeof(said), why);
-    if (run.dir_full) {
-        snprintf(res->reason, sizeof(res->reason),
-                 "filled its run directory (the limit is %d files and folders, %zu MiB, its "
-                 "inputs included): a graded run must not litter",
-                 GRADE_DIR_ENTRIES, GRADE_DIR_BYTES >> 20);
-    } else if (run.end != GRADE_EXITED) {
-        snprintf(res->reason, sizeof(res->reason), "%.500s", run.reason);
-    } else if (run.exit_status == 77) {
-        snprintf(res->reason, sizeof(res->reason), "skipped: %s", said);
-    } else if (run.out_truncated || run.err_truncated) {
-        snprintf(res->reason, sizeof(res->reason),
-                 "printed more than %d MiB to %s: a graded run must not flood its output",
-                 GRADE_OUTPUT_KEPT >> 20, run.out_truncated ? "stdout" : "stderr");
-    } else if (c.memcheck && memcheck_report(why, sizeof(why), run.err)) {
-        snprintf(res->reason, sizeof(res->reason), "memcheck: %.480s", why);
-    } else if (run.exit_status != c.expect_status) {
-        snprintf(res->reason, sizeof(res->reason), "exited with status %d: %s", run.exit_status,
-                 said);
-    } else {
-        int ok = 1;
-        grade_json_object obj = { NULL, 0 };
-        for (int i = 0; ok && i < c.n_outputs; i++) {
-            char path[4200];
-            snprintf(path, sizeof(path), "%s/%s.npy", run.workdir, c.outputs[i].name);
-            ok = grade_judge_output(path, &c.outputs[i], why, sizeof(why));
-        }
-        ok = ok && judge_result_json(&run, &c, &obj, why, sizeof(why));
-        if (ok && c.judge)
-            ok = c.judge(&c, &obj, run.workdir, run.out ? run.out : "", run.err ? run.err : "", why,
-                         sizeof(why));
-        grade_json_free(&obj);
-        res->passed = ok;
-        res->points = ok ? check->points : 0;
-        if (!ok)
+    /* A check that judges measured times may run again before it fails (c.attempts): a busy
+     * machine must not fail correct code. Each attempt is a fresh run from the same inputs. */
+    for (int attempt = 1;; attempt++) {
+        grade_run_program(&run, &err, argv, envp, &l, setup);
+        res->seconds = run.wall_seconds;
+        char said[440];
+        last_line(why, sizeof(why), run.err ? run.err : "");
+        program_said(said, sizeof(said), why);
+        if (run.dir_full) {
+            snprintf(res->reason, sizeof(res->reason),
+                     "filled its run directory (the limit is %d files and folders, %zu MiB, its "
+                     "inputs included): a graded run must not litter",
+                     GRADE_DIR_ENTRIES, GRADE_DIR_BYTES >> 20);
+        } else if (run.end != GRADE_EXITED) {
+            char sim_line[300];
+            if (sim_said(sim_line, sizeof(sim_line), run.err))
+                snprintf(res->reason, sizeof(res->reason), "%.180s; its stderr: \"%.290s\"",
+                         run.reason, sim_line);
+            else
+                snprintf(res->reason, sizeof(res->reason), "%.500s", run.reason);
+        } else if (run.exit_status == 77) {
+            snprintf(res->reason, sizeof(res->reason), "skipped: %s", said);
+        } else if (run.out_truncated || run.err_truncated) {
+            snprintf(res->reason, sizeof(res->reason),
+                     "printed more than %d MiB to %s: a graded run must not flood its output",
+                     GRADE_OUTPUT_KEPT >> 20, run.out_truncated ? "stdout" : "stderr");
+        } else if (c.memcheck && memcheck_report(why, sizeof(why), run.err, c.sim_key)) {
+            snprintf(res->reason, sizeof(res->reason), "memcheck: %.480s", why);
+        } else if (c.memcheck && !strcmp(backend, "sim") &&
+                   !memcheck_ran(why, sizeof(why), run.err, c.sim_key)) {
             snprintf(res->reason, sizeof(res->reason), "%.500s", why);
+        } else if (run.exit_status != c.expect_status) {
+            snprintf(res->reason, sizeof(res->reason), "exited with status %d: %s",
+                     run.exit_status, said);
+        } else {
+            int ok = 1;
+            grade_json_object obj = { NULL, 0 };
+            for (int i = 0; ok && i < c.n_outputs; i++) {
+                char path[4200];
+                snprintf(path, sizeof(path), "%s/%s.npy", run.workdir, c.outputs[i].name);
+                ok = grade_judge_output(path, &c.outputs[i], why, sizeof(why));
+            }
+            ok = ok && judge_result_json(&run, &c, &obj, why, sizeof(why));
+            if (ok && c.judge)
+                ok = c.judge(&c, &obj, run.workdir, run.out ? run.out : "", run.err ? run.err : "",
+                             why, sizeof(why));
+            grade_json_free(&obj);
+            res->passed = ok;
+            res->points = ok ? check->points : 0;
+            if (!ok && attempt > 1)
+                snprintf(res->reason, sizeof(res->reason), "in each of %d runs; the last: %.460s",
+                         attempt, why);
+            else if (!ok)
+                snprintf(res->reason, sizeof(res->reason), "%.500s", why);
+        }
+        if (res->passed || attempt >= c.attempts || run.end != GRADE_EXITED)
+            break;
+        grade_run_free(&run);
     }
     grade_run_free(&run);
 remove_setup:

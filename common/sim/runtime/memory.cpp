@@ -72,7 +72,11 @@ arena *arena_for(int d)
     arena &a = arenas[d];
     if (a.base)
         return &a;
+    // The devices differ, as a machine's GPUs may: device d has d eighths of
+    // the setting less than device 0 (d mod 8), so a fact read for the wrong
+    // device (cudaMemGetInfo without cudaSetDevice) shows.
     size_t size = arena_size_setting();
+    size -= (size / 8 >> 20 << 20) * (size_t)(d % 8);
     void *p = mmap(nullptr, 2 * size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
