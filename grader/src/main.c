@@ -10,14 +10,17 @@
  * --compare), a student's copy of labs/ built out of tree (--submission), or
  * every submission in a folder (--batch). --package-gradescope writes a
  * Gradescope autograder bundle. Options: options.c; the backend: backend.c;
+ * limits of a run and a build: limits.c; a run's words in a reason: said.c;
  * docs/grading.md.
  */
 #define _XOPEN_SOURCE 700
 #include "grade.h"
 #include "json.h"
 #include "labs.h"
+#include "limits.h"
 #include "report.h"
 #include "runner.h"
+#include "said.h"
 #include "sim_report.h"
 #include "submit.h"
 
@@ -33,125 +36,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Output kept of each of stdout and stderr; a run that prints more fails its check. */
-#define GRADE_OUTPUT_KEPT (16 << 20)
-/* Descriptors a graded program may hold open at once (RLIMIT_NOFILE; the CUDA runtime needs a few
- * dozen). */
-#define GRADE_MAX_FILES 1024
-
-/* Files and folders a graded run's directory may hold, its inputs included (as root: a tmpfs of
- * that many inodes and GRADE_DIR_BYTES). */
-#define GRADE_DIR_ENTRIES 4096
-#define GRADE_DIR_BYTES ((size_t)1 << 30)
-/* Address space a run's program needs beside the simulator's device arenas: the program, its
- * libraries, OpenBLAS's and the simulator's worker threads (their stacks). */
-#define GRADE_HOST_SHARE ((size_t)2 << 30)
-
-/* The machine's memory, in bytes (0 when unknown). */
-static size_t machine_memory(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
-}
-
-/* The value of NAME in a case's environment ("NAME=value"), or NULL. */
-static const char *case_env(const grade_case *c, const char *name)
-{
-    size_t n = strlen(name);
-    for (int i = 0; i < c->n_env; i++)
-        if (!strncmp(c->env[i], name, n) && c->env[i][n] == '=')
-            return c->env[i] + n + 1;
-    return NULL;
-}
-
-/* The limits of one run. Its address space is the machine's memory shared by the runs that
- * share the machine (--share: --batch passes its slots). On sim the simulator reserves
- * 2 x GPULAB_SIM_MEMORY_MB of address space per simulated device (device and managed halves):
- * where the check does not choose the size, it is set here so that the devices' arenas take at
- * most half of the run's share (at most the simulator's own default, 8 GiB); where the check
- * chooses it (lab 01's per-device sizes), the share grows to hold those arenas and their
- * check-mode shadow, which the program touches little of. *sim_mb is what to put in
- * GPULAB_SIM_MEMORY_MB (0: the check's). */
-static grade_limits limits_for(const options *o, const grade_check *check, const grade_case *c,
-                               const char *backend, unsigned long long *sim_mb)
-{
-    grade_limits l;
-    memset(&l, 0, sizeof(l));
-    l.wall_seconds = o->time_limit > 0 ? o->time_limit : check->time_limit;
-    l.cpu_seconds = 4 * l.wall_seconds;
-    size_t share = machine_memory() / (size_t)(o->share > 0 ? o->share : 1);
-    if (share < ((size_t)4 << 30))
-        share = (size_t)4 << 30; /* a small machine: the simulator needs this much to start */
-    *sim_mb = 0;
-    if (strcmp(backend, "cuda") == 0) {
-        share = 0; /* the CUDA runtime reserves tens of GiB of address space */
-    } else if (c && !strcmp(backend, "sim")) {
-        const char *d = case_env(c, "GPULAB_SIM_DEVICES"), *m = case_env(c, "GPULAB_SIM_MEMORY_MB");
-        unsigned long long devices = d ? strtoull(d, NULL, 10) : 1;
-        devices = devices ? devices : 1;
-        if (m) {
-            size_t arenas = (size_t)(2 * devices * strtoull(m, NULL, 10)) << 20;
-            /* + a quarter: the check tools' shadow of the arenas (about 14%) */
-            if (arenas + arenas / 4 + GRADE_HOST_SHARE > share)
-                share = arenas + arenas / 4 + GRADE_HOST_SHARE;
-        } else {
-            unsigned long long mb = (share >> 20) / 2 / (2 * devices);
-            *sim_mb = mb > 8192 ? 8192 : mb;
-        }
-    }
-    l.address_space = share;
-    l.file_size = (size_t)256 << 20;
-    l.max_processes = 256;
-    l.max_files = GRADE_MAX_FILES;
-    l.output_bytes = GRADE_OUTPUT_KEPT;
-    l.dir_entries = GRADE_DIR_ENTRIES;
-    l.dir_bytes = GRADE_DIR_BYTES;
-    l.hide = o->hide;
-    return l;
-}
-
-/* The program's own words for a reason, marked as its output: program said: "..." (quotes,
- * backslashes and control bytes escaped), so that nothing a program prints reads as the
- * grader's words. */
-static void program_said(char *buf, size_t len, const char *line)
-{
-    if (!line[0]) {
-        snprintf(buf, len, "it printed nothing to stderr");
-        return;
-    }
-    size_t n = (size_t)snprintf(buf, len, "program said: \"");
-    const unsigned char *p = (const unsigned char *)line;
-    for (; *p && n + 8 < len; p++) {
-        if (*p == '"' || *p == '\\')
-            n += (size_t)snprintf(buf + n, len - n, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f)
-            n += (size_t)snprintf(buf + n, len - n, "\\x%02x", *p);
-        else
-            buf[n++] = (char)*p;
-    }
-    snprintf(buf + n, len - n, "%s\"", *p ? "..." : "");
-}
-
-/* The last non-empty line of s, for a reason; the simulator's check-mode
- * lines ("========= ERROR SUMMARY: 0 errors") are passed over. */
-static void last_line(char *buf, size_t len, const char *s)
-{
-    const char *end = s + strlen(s);
-    buf[0] = '\0';
-    while (end > s) {
-        while (end > s && (end[-1] == '\n' || end[-1] == ' '))
-            end--;
-        const char *start = end;
-        while (start > s && start[-1] != '\n')
-            start--;
-        if (start < end && strncmp(start, "=========", 9) != 0) {
-            snprintf(buf, len, "%.*s", (int)(end - start), start);
-            return;
-        }
-        end = start;
-    }
-}
 
 static int judge_result_json(const grade_run *run, const grade_case *c, grade_json_object *obj,
                              char *why, size_t len)
@@ -170,116 +54,6 @@ static int judge_result_json(const grade_run *run, const grade_case *c, grade_js
         return 0;
     }
     return grade_judge_facts(c, obj, why, len);
-}
-
-/* The simulator's memcheck report in the run's stderr, as one line:
- * "Invalid __global__ write of size 4 bytes at k in f.cu:12 by thread (..)".
- * Its banner and the counts of GPULAB_SIM_STATS=1 (a header and three
- * indented lines per kernel) are not reports; a line's report key (" #<key>",
- * sim_report.h) is left out. */
-static int memcheck_report(char *buf, size_t len, const char *err, const char *key)
-{
-    const char *p = err ? strstr(err, "========= ") : NULL;
-    size_t n = 0, key_len = key ? strlen(key) : 0;
-    int stats_lines = 0;
-    buf[0] = '\0';
-    for (int lines = 0; p && lines < 3; lines++) {
-        p += strlen("========= ");
-        int indented = *p == ' ';
-        while (*p == ' ')
-            p++;
-        const char *end = strchr(p, '\n');
-        size_t k = end ? (size_t)(end - p) : strlen(p);
-        if (key_len && k > key_len + 2 && !strncmp(p + k - key_len, key, key_len) &&
-            !strncmp(p + k - key_len - 2, " #", 2))
-            k -= key_len + 2;
-        if (strncmp(p, "ERROR SUMMARY", 13) == 0 || strncmp(p, "COMPUTE-SANITIZER", 17) == 0)
-            break;
-        int skip = 1; /* not a report: a stats block, or the banner */
-        if (strncmp(p, "gpulab-sim stats:", 17) == 0)
-            stats_lines = 3;
-        else if (stats_lines > 0 && indented)
-            stats_lines--;
-        else
-            skip = (stats_lines = 0, strncmp(p, "gpulab-sim check mode", 21) == 0);
-        if (skip) {
-            p = end ? strstr(end, "========= ") : NULL;
-            lines--;
-            continue;
-        }
-        n +=
-            (size_t)snprintf(buf + n, len > n ? len - n : 0, "%s%.*s", lines ? " " : "", (int)k, p);
-        if (n >= len || !end)
-            break;
-        p = strstr(end, "========= ");
-    }
-    return buf[0] != '\0';
-}
-
-/* The last line of err the simulator printed about the program ("gpulab-sim: host code read
- * 4 bytes of device memory at kernels.cu:195 (in relu_forward): ..."), its first sentence, into
- * buf: what explains a crash (the host line that touched device memory, the kernel's fault).
- * It is the program's own stderr, so the reason quotes it as such. 1 when there is one. */
-static int sim_said(char *buf, size_t len, const char *err)
-{
-    const char *hit = NULL;
-    for (const char *p = err ? strstr(err, "gpulab-sim: ") : NULL; p;
-         p = strstr(p + 1, "gpulab-sim: "))
-        if (p == err || p[-1] == '\n')
-            hit = p;
-    if (!hit)
-        return 0;
-    hit += strlen("gpulab-sim: ");
-    size_t n = strcspn(hit, "\n"), k = 0;
-    char line[1024];
-    /* Paths into a submission's build copy are named from the lab folder:
-     * "/tmp/x/gpulab-submission/05_training/kernels.cu" -> "05_training/kernels.cu". */
-    for (size_t i = 0; i < n && k + 1 < sizeof(line); i++) {
-        static const char copy[] = "gpulab-submission/";
-        if (!strncmp(hit + i, copy, sizeof(copy) - 1)) {
-            while (k > 0 && line[k - 1] != ' ')
-                k--;
-            i += sizeof(copy) - 2;
-            continue;
-        }
-        line[k++] = hit[i];
-    }
-    line[k] = '\0';
-    hit = line;
-    n = k;
-    const char *stop = strstr(hit, ". ");
-    if (stop && (size_t)(stop - hit) < n)
-        n = (size_t)(stop - hit);
-    if (n >= len)
-        n = len - 1;
-    for (size_t i = 0; i < n; i++) /* printable ASCII only: it is the program's output */
-        buf[i] = hit[i] >= 0x20 && hit[i] < 0x7f && hit[i] != '"' ? hit[i] : '?';
-    buf[n] = '\0';
-    return 1;
-}
-
-/* Whether the simulator's memcheck ran the whole run: its banner and its
- * error summary, both from the simulator itself (with the run's key when it
- * has one). A program that turns the check off (unsetenv before the
- * simulator reads it) or ends without the summary fails, saying which. */
-static int memcheck_ran(char *why, size_t len, const char *err, const char *key)
-{
-    grade_sim_report r;
-    grade_sim_report_parse(&r, err, key);
-    if (!r.check_mode || !strstr(r.tools, "memcheck"))
-        snprintf(why, len,
-                 "memcheck did not run: the simulator's banner (\"gpulab-sim check mode: "
-                 "memcheck\") is missing from the run's stderr; the run had "
-                 "GPULAB_SIM_CHECK=memcheck, so the program changed its environment before the "
-                 "simulator read it, or replaced the check build: refused");
-    else if (!r.summary)
-        snprintf(why, len,
-                 "memcheck did not finish: the simulator's \"ERROR SUMMARY\" is missing from the "
-                 "run's stderr (the program ended without returning from main or calling exit: "
-                 "_exit, a signal, exec?)");
-    else
-        return 1;
-    return 0;
 }
 
 static void grade_one(grade_result *res, const options *o, const char *backend,
@@ -333,7 +107,7 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         envp[n_env++] = key_var;
     }
     unsigned long long sim_mb = 0;
-    grade_limits l = limits_for(o, check, &c, backend, &sim_mb);
+    grade_limits l = grade_run_limits_for(o, check, &c, backend, &sim_mb);
     char mem_env[64];
     if (sim_mb) {
         snprintf(mem_env, sizeof(mem_env), "GPULAB_SIM_MEMORY_MB=%llu", sim_mb);
@@ -346,8 +120,8 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         grade_run_program(&run, &err, argv, envp, &l, setup);
         res->seconds = run.wall_seconds;
         char said[440];
-        last_line(why, sizeof(why), run.err ? run.err : "");
-        program_said(said, sizeof(said), why);
+        grade_last_line(why, sizeof(why), run.err ? run.err : "");
+        grade_program_said(said, sizeof(said), why);
         if (run.dir_full) {
             snprintf(res->reason, sizeof(res->reason),
                      "filled its run directory (the limit is %d files and folders, %zu MiB, its "
@@ -355,7 +129,7 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
                      GRADE_DIR_ENTRIES, GRADE_DIR_BYTES >> 20);
         } else if (run.end != GRADE_EXITED) {
             char sim_line[300];
-            if (sim_said(sim_line, sizeof(sim_line), run.err))
+            if (grade_sim_said(sim_line, sizeof(sim_line), run.err))
                 snprintf(res->reason, sizeof(res->reason), "%.180s; its stderr: \"%.290s\"",
                          run.reason, sim_line);
             else
@@ -366,10 +140,10 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
             snprintf(res->reason, sizeof(res->reason),
                      "printed more than %d MiB to %s: a graded run must not flood its output",
                      GRADE_OUTPUT_KEPT >> 20, run.out_truncated ? "stdout" : "stderr");
-        } else if (c.memcheck && memcheck_report(why, sizeof(why), run.err, c.sim_key)) {
+        } else if (c.memcheck && grade_memcheck_report(why, sizeof(why), run.err, c.sim_key)) {
             snprintf(res->reason, sizeof(res->reason), "memcheck: %.480s", why);
         } else if (c.memcheck && !strcmp(backend, "sim") &&
-                   !memcheck_ran(why, sizeof(why), run.err, c.sim_key)) {
+                   !grade_memcheck_ran(why, sizeof(why), run.err, c.sim_key)) {
             snprintf(res->reason, sizeof(res->reason), "%.500s", why);
         } else if (run.exit_status != c.expect_status) {
             snprintf(res->reason, sizeof(res->reason), "exited with status %d: %s",
@@ -477,7 +251,7 @@ static void grade_programs(const options *o, grade_report *report, const char *b
     /* What isolation was in force: ask the runner with a run of /bin/true. */
     const char *true_argv[] = { "/bin/true", NULL };
     unsigned long long sim_mb;
-    grade_limits l = limits_for(o, &labs_[0].checks[0], NULL, "sim", &sim_mb);
+    grade_limits l = grade_run_limits_for(o, &labs_[0].checks[0], NULL, "sim", &sim_mb);
     grade_run probe;
     lab_error err;
     grade_run_program(&probe, &err, true_argv, NULL, &l, NULL);
@@ -494,33 +268,6 @@ static int lab_names(const options *o, const char **names, int cap)
         if (grade_wanted(o, &labs_[i]))
             names[n++] = labs_[i].name;
     return n;
-}
-
-/* The limits of a submission's build: the options, else the defaults (grade.h); as root, the
- * build runs as a uid of its own. */
-static grade_build_limits build_limits(const options *o, const char *build_dir)
-{
-    grade_build_limits l;
-    memset(&l, 0, sizeof(l));
-    l.cpu_seconds = o->build_cpu > 0 ? o->build_cpu : GRADE_BUILD_CPU_DEFAULT;
-    l.wall_seconds = o->build_time > 0 ? o->build_time : GRADE_BUILD_TIME_DEFAULT;
-    double mib = o->build_memory_mib;
-    if (!(mib > 0)) {
-        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-        int jobs = o->jobs > 0 ? o->jobs : 1;
-        mib = pages > 0 && page > 0 ? (double)pages * (double)page / 1048576.0 / jobs : 0;
-        mib = mib < GRADE_BUILD_MEMORY_MIN_MIB   ? GRADE_BUILD_MEMORY_MIN_MIB
-              : mib > GRADE_BUILD_MEMORY_MAX_MIB ? GRADE_BUILD_MEMORY_MAX_MIB
-                                                 : mib;
-    }
-    l.memory_bytes = (size_t)mib << 20;
-    if (geteuid() == 0) {
-        l.drop = 1;
-        l.uid = (uid_t)(GRADE_BUILD_UID_BASE + (unsigned long)getpid());
-        l.gid = (gid_t)l.uid;
-    }
-    l.home = build_dir;
-    return l;
 }
 
 /* --submission: build the student's labs/ copy, then grade it from its build. */
@@ -562,7 +309,7 @@ static int build_submission(options *o, const char *backend, char *log, size_t l
                       o->jobs > 0 ? o->jobs : 1,
                       log,
                       with_tests,
-                      build_limits(o, o->build_dir) };
+                      grade_build_limits_for(o, o->build_dir) };
     if (!o->quiet)
         fprintf(stderr, "gpulab-grade: building %s (%s backend) in %s\n", o->submission, backend,
                 o->build_dir);
