@@ -73,30 +73,33 @@ static void lab_compare_end(lab_compare_report *rep)
     rep->max_rel_index = rep->finite_max_rel_index;
 }
 
-int lab_allclose_f32(lab_compare_report *rep, const float *got, const float *want, size_t n,
-                     double atol, double rtol, int equal_nan)
+/* The two lab_allclose_* in one: got and want are floats when f32, else doubles. */
+static int allclose(lab_compare_report *rep, const void *got, const void *want, int f32, size_t n,
+                    double atol, double rtol, int equal_nan)
 {
     lab_compare_report local;
     if (!rep)
         rep = &local;
     lab_compare_begin(rep, n, atol, rtol);
-    for (size_t i = 0; i < n; i++)
-        lab_compare_element(rep, i, (double)got[i], (double)want[i], equal_nan);
+    for (size_t i = 0; i < n; i++) {
+        double g = f32 ? (double)((const float *)got)[i] : ((const double *)got)[i];
+        double w = f32 ? (double)((const float *)want)[i] : ((const double *)want)[i];
+        lab_compare_element(rep, i, g, w, equal_nan);
+    }
     lab_compare_end(rep);
     return rep->mismatches == 0;
+}
+
+int lab_allclose_f32(lab_compare_report *rep, const float *got, const float *want, size_t n,
+                     double atol, double rtol, int equal_nan)
+{
+    return allclose(rep, got, want, 1, n, atol, rtol, equal_nan);
 }
 
 int lab_allclose_f64(lab_compare_report *rep, const double *got, const double *want, size_t n,
                      double atol, double rtol, int equal_nan)
 {
-    lab_compare_report local;
-    if (!rep)
-        rep = &local;
-    lab_compare_begin(rep, n, atol, rtol);
-    for (size_t i = 0; i < n; i++)
-        lab_compare_element(rep, i, got[i], want[i], equal_nan);
-    lab_compare_end(rep);
-    return rep->mismatches == 0;
+    return allclose(rep, got, want, 0, n, atol, rtol, equal_nan);
 }
 
 /* %.9g, but NaN always as "nan" (glibc prints "-nan" for a NaN with its sign bit set). */

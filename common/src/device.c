@@ -15,6 +15,23 @@ static void format_version(char *buf, size_t len, int v)
     snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
+const char *lab_gpu_status_name(lab_gpu_status status)
+{
+    switch (status) {
+    case LAB_GPU_OK:
+        return "ok";
+    case LAB_GPU_NO_DRIVER:
+        return "no_driver";
+    case LAB_GPU_DRIVER_TOO_OLD:
+        return "driver_too_old";
+    case LAB_GPU_NO_DEVICE:
+        return "no_device";
+    case LAB_GPU_ERROR:
+        break;
+    }
+    return "error";
+}
+
 void lab_gpu_explain(lab_gpu_availability *out)
 {
     char rt[16], drv[16];

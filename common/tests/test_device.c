@@ -158,6 +158,16 @@ static void test_no_device_reason(void)
     CHECK_CONTAINS(err, "sees no CUDA-capable device (CUDA_VISIBLE_DEVICES is set to \"\")");
 }
 
+static void test_status_names(void)
+{
+    CHECK_STREQ(lab_gpu_status_name(LAB_GPU_OK), "ok");
+    CHECK_STREQ(lab_gpu_status_name(LAB_GPU_NO_DRIVER), "no_driver");
+    CHECK_STREQ(lab_gpu_status_name(LAB_GPU_DRIVER_TOO_OLD), "driver_too_old");
+    CHECK_STREQ(lab_gpu_status_name(LAB_GPU_NO_DEVICE), "no_device");
+    CHECK_STREQ(lab_gpu_status_name(LAB_GPU_ERROR), "error");
+    CHECK_STREQ(lab_gpu_status_name((lab_gpu_status)99), "error");
+}
+
 int main(void)
 {
     LAB_TEST_RUN(test_availability_is_consistent);
@@ -169,5 +179,6 @@ int main(void)
     LAB_TEST_RUN(test_peak_bandwidth);
     LAB_TEST_RUN(test_exit_if_no_gpu);
     LAB_TEST_RUN(test_no_device_reason);
+    LAB_TEST_RUN(test_status_names);
     LAB_TEST_MAIN_END();
 }

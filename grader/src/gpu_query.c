@@ -17,23 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *status_word(lab_gpu_status s)
-{
-    switch (s) {
-    case LAB_GPU_OK:
-        return "ok";
-    case LAB_GPU_NO_DRIVER:
-        return "no_driver";
-    case LAB_GPU_DRIVER_TOO_OLD:
-        return "driver_too_old";
-    case LAB_GPU_NO_DEVICE:
-        return "no_device";
-    case LAB_GPU_ERROR:
-        break;
-    }
-    return "error";
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1) {
@@ -48,7 +31,7 @@ int main(int argc, char **argv)
     }
     lab_gpu_availability a;
     int n = lab_gpu_check(&a);
-    printf("status: %s\ndevices: %d\n", status_word(a.status), n);
+    printf("status: %s\ndevices: %d\n", lab_gpu_status_name(a.status), n);
     for (int i = 0; i < n; i++) {
         lab_device_info info;
         if (lab_device_info_query(&info, i, NULL) == LAB_OK)

@@ -5,23 +5,6 @@
 
 #include <stdio.h>
 
-const char *lab01_status_name(lab_gpu_status status)
-{
-    switch (status) {
-    case LAB_GPU_OK:
-        return "ok";
-    case LAB_GPU_NO_DRIVER:
-        return "no_driver";
-    case LAB_GPU_DRIVER_TOO_OLD:
-        return "driver_too_old";
-    case LAB_GPU_NO_DEVICE:
-        return "no_device";
-    case LAB_GPU_ERROR:
-        return "error";
-    }
-    return "unknown";
-}
-
 static void set_dev_int(lab_result *r, int i, const char *field, long long v)
 {
     char key[64];
@@ -35,7 +18,7 @@ void lab01_facts(lab_result *r, const lab_gpu_availability *st, const lab_device
     char key[64];
     lab_result_set_string(r, "backend", lab_backend_name());
     lab_result_set_bool(r, "gpu_usable", st->status == LAB_GPU_OK && st->count > 0);
-    lab_result_set_string(r, "status", lab01_status_name(st->status));
+    lab_result_set_string(r, "status", lab_gpu_status_name(st->status));
     lab_result_set_string(r, "reason", st->reason);
     lab_result_set_int(r, "device_count", st->count);
     lab_result_set_int(r, "runtime_version", st->runtime_version);

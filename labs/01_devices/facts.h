@@ -17,9 +17,6 @@ extern "C" {
 /* The most devices a report holds (the simulator has at most 16). */
 #define LAB01_MAX_DEVICES 16
 
-/* The status as result.json names it: "ok", "no_driver", ... */
-const char *lab01_status_name(lab_gpu_status status);
-
 /*
  * Sets backend, gpu_usable, status, reason, device_count, runtime_version,
  * driver_version, and for each device i < n: device<i>_<field> for the

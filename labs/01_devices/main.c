@@ -216,14 +216,14 @@ static int demo(const char *program)
     if (st.count > 0)
         printf("Got GPU? yes: %d usable device%s\n\n", st.count, st.count == 1 ? "" : "s");
     else
-        printf("Got GPU? no (%s): %s\n", lab01_status_name(st.status),
+        printf("Got GPU? no (%s): %s\n", lab_gpu_status_name(st.status),
                st.reason[0] ? st.reason : "(no reason given)");
 
     if (st.status != kit.status || st.count != kit.count) {
         printf("  MISMATCH gpu_check: yours says %s with %d device%s, the CUDA runtime "
                "says %s with %d (TODO 1 in devices.c)\n",
-               lab01_status_name(st.status), st.count, st.count == 1 ? "" : "s",
-               lab01_status_name(kit.status), kit.count);
+               lab_gpu_status_name(st.status), st.count, st.count == 1 ? "" : "s",
+               lab_gpu_status_name(kit.status), kit.count);
         mismatches++;
     }
     if (st.count == 0 && !st.reason[0]) {
@@ -247,7 +247,7 @@ static int demo(const char *program)
     printf("\nSummary: ");
     if (st.count == 0)
         printf("no usable GPU on the %s backend (%s); work goes to the CPU\n", lab_backend_name(),
-               lab01_status_name(st.status));
+               lab_gpu_status_name(st.status));
     else
         printf("%d GPU%s on the %s backend; cuda:0 is \"%s\", compute capability %d.%d, %d SMs, "
                "%.1f GiB\n",

@@ -100,6 +100,14 @@ int lab_gpu_check(lab_gpu_availability *out);
 void lab_gpu_explain(lab_gpu_availability *out);
 
 /**
+ * @brief The status as one word, as result.json and gpulab-gpu-query name it.
+ * @param status Any value.
+ * @return "ok", "no_driver", "driver_too_old", "no_device" or "error" (also
+ *         for a value outside the enum); a static string.
+ */
+const char *lab_gpu_status_name(lab_gpu_status status);
+
+/**
  * @brief Number of usable CUDA devices; 0 when there is no driver or no device.
  * @return The device count.
  */

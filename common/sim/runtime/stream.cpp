@@ -391,14 +391,21 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
     return record(e);
 }
 
-cudaError_t cudaEventQuery(cudaEvent_t ev)
+/* The runtime entered and ev a live event: cudaSuccess, else the error to return. */
+static cudaError_t enter_event(cudaEvent_t ev)
 {
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
         return e;
-    if (!event_valid(ev))
-        return record(cudaErrorInvalidResourceHandle);
+    return event_valid(ev) ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t ev)
+{
+    cudaError_t e = enter_event(ev);
+    if (e != cudaSuccess)
+        return e;
     if (ev->seq == 0)
         return cudaSuccess;
     executor *x = exec(ev->device);
@@ -411,12 +418,9 @@ cudaError_t cudaEventQuery(cudaEvent_t ev)
 
 cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
-    int d;
-    cudaError_t e = enter(&d);
+    cudaError_t e = enter_event(ev);
     if (e != cudaSuccess)
         return e;
-    if (!event_valid(ev))
-        return record(cudaErrorInvalidResourceHandle);
     if (ev->seq)
         sync_to(exec(ev->device), ev->seq);
     return record(sticky(ev->device));
