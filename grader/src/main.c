@@ -56,6 +56,21 @@ static int judge_result_json(const grade_run *run, const grade_case *c, grade_js
     return grade_judge_facts(c, obj, why, len);
 }
 
+/* Whether a run with this environment has the simulator instrument its kernels: a check tool
+ * (GPULAB_SIM_CHECK), the counts (GPULAB_SIM_STATS=1) or the performance model (GPULAB_SIM_MODEL
+ * naming a GPU). */
+static int sim_instrumented(const char *const *envp)
+{
+    for (; *envp; envp++) {
+        const char *e = *envp;
+        if ((!strncmp(e, "GPULAB_SIM_CHECK=", 17) && e[17]) ||
+            !strcmp(e, "GPULAB_SIM_STATS=1") ||
+            (!strncmp(e, "GPULAB_SIM_MODEL=", 17) && e[17] && strcmp(e + 17, "off") != 0))
+            return 1;
+    }
+    return 0;
+}
+
 static void grade_one(grade_result *res, const options *o, const char *backend,
                       const grade_lab *lab, const grade_check *check, const char *variant)
 {
@@ -114,6 +129,15 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
         envp[n_env++] = mem_env;
     }
     envp[n_env] = NULL;
+    /* A run the simulator instruments (a check tool, its counts, the model) needs the program's
+     * check twin (<program>.check), which the plain program would start by its path; that path
+     * may be covered in the run's mounts (hide_kit), so the twin is run itself. */
+    char twin[4320];
+    if (!strcmp(backend, "sim") && sim_instrumented(envp)) {
+        snprintf(twin, sizeof(twin), "%s.check", program);
+        if (access(twin, X_OK) == 0)
+            argv[0] = twin;
+    }
     /* A check that judges measured times may run again before it fails (c.attempts): a busy
      * machine must not fail correct code. Each attempt is a fresh run from the same inputs. */
     for (int attempt = 1;; attempt++) {
