@@ -259,11 +259,18 @@ void syncthreads(const char *file, int line)
         return barrier_complete(w, t);
     sim_thread *next = t + 1;
     // Usually the next thread waited at the barrier last released: one comparison.
-    if (wait_word(*next) == w->released_wait || can_run(*w, *next)) { // never *end
+    if (wait_word(*next) == w->released_wait) {
         w->cur = next;
         threadIdx = next->tid;
-        // A lane that waits to return from a warp function gets its result.
-        fiber_switch(&t->ctx, &next->ctx, next->result);
+        fiber_switch(&t->ctx, &next->ctx); // returns where this call will: predicted
+        return;
+    }
+    if (can_run(*w, *next)) { // never *end
+        w->cur = next;
+        threadIdx = next->tid;
+        // Not started yet in this block (parked between threads), or a lane
+        // that waits to return from a warp function with its result.
+        fiber_switch_jump(&t->ctx, &next->ctx, next->result);
         return;
     }
     run_next_search(w, &t->ctx, next);
@@ -319,8 +326,15 @@ warp_arrive(worker_state *w, sim_thread *t, warp_op op, unsigned mask, unsigned 
         ws.mixed = true;
     }
     ws.waiting = before | bit;
-    if (m & ws.present & ~(before | bit)) // others of the group have yet to arrive
-        return run_next(w, &t->ctx, t + 1);
+    if (m & ws.present & ~(before | bit)) { // others of the group have yet to arrive
+        sim_thread *next = t + 1;
+        if (!next->phase && can_run(*w, *next)) { // parked: it resumes elsewhere (see syncthreads)
+            w->cur = next;
+            threadIdx = next->tid;
+            return fiber_switch_jump(&t->ctx, &next->ctx, next->result);
+        }
+        return run_next(w, &t->ctx, next);
+    }
     return warp_complete(w, t, warp);
 }
 

@@ -15,8 +15,10 @@ namespace gpulab_sim
 namespace
 {
 
+#ifndef GPULAB_SIM_FIBER_LOOP
 // A fiber runs one simulated thread after another: when its thread exits it
 // parks, and the next block that has a thread of its index resumes it.
+// (x86-64: gpulab_sim_fiber_loop and gpulab_sim_fiber_step, at the end.)
 void fiber_main(void *arg)
 {
     sim_thread *t = static_cast<sim_thread *>(arg);
@@ -30,8 +32,15 @@ void fiber_main(void *arg)
             run_next(w, &t->ctx, t + 1);
     }
 }
+#endif
 
 } // namespace
+
+#ifdef GPULAB_SIM_FIBER_LOOP
+static_assert(offsetof(sim_thread, ctx) == 0 && offsetof(sim_thread, result) == 24 &&
+                  sizeof(sim_thread) == 64,
+              "the layout gpulab_sim_fiber_exit_swap reads");
+#endif
 
 // Runs the block's fibers until no thread can run (done, stopped, or stuck;
 // a block of a cooperative grid also stops when its threads wait at grid.sync()).
@@ -94,7 +103,12 @@ void run_block_fibers(job *j)
         }
         // Stack tops 4 KiB apart would share cache sets: offset each one.
         size_t color = i * 208 % 4096;
+        t.phase = 0;
+#ifdef GPULAB_SIM_FIBER_LOOP
+        fiber_prepare(&t.ctx, stack, w.stacks->stack_size() - color, gpulab_sim_fiber_loop, &t);
+#else
         fiber_prepare(&t.ctx, stack, w.stacks->stack_size() - color, fiber_main, &t);
+#endif
     }
     size_t before = w.parked;
     w.parked = 0; // until the block ends well, its fibers may stop anywhere
@@ -170,3 +184,33 @@ void check_stop_thread()
 }
 
 } // namespace gpulab_sim
+
+#ifdef GPULAB_SIM_FIBER_LOOP
+// What the fiber of thread t calls next (gpulab_sim_fiber_loop): its thread's
+// kernel; once that has returned, the switch to the next thread. When the
+// next thread cannot run, the switch is made here, and so is the one to the
+// scheduler when the block is done; the fiber goes on with its next thread
+// when it is resumed.
+extern "C" gpulab_sim::fiber_step_result gpulab_sim_fiber_step(gpulab_sim::sim_thread *t)
+{
+    using namespace gpulab_sim;
+    if (t->phase) { // its thread's kernel returned
+        worker_state *w = fiber_tls;
+        thread_exited(*w, t);
+        t->phase = 0;
+        sim_thread *next = t + 1;
+        if (w->live == 0) {
+            fiber_switch(&t->ctx, &w->scheduler); // the block is done
+        } else if (can_run(*w, *next)) {
+            w->cur = next;
+            threadIdx = next->tid;
+            return { gpulab_sim_fiber_exit_swap, t };
+        } else {
+            run_next_search(w, &t->ctx, next);
+        }
+    }
+    worker_state *w = fiber_tls;
+    t->phase = 1;
+    return { w->run_thread, w->task };
+}
+#endif

@@ -88,6 +88,9 @@ struct alignas(64) sim_thread {
     // The barrier generation it arrived in. A released thread is at most one
     // generation behind: no barrier is released before it arrives again.
     unsigned char gen;
+    // Its fiber runs a thread's kernel (1) or is between threads (0): what
+    // gpulab_sim_fiber_step does next.
+    unsigned char phase;
 };
 
 // Per warp of the running block.
@@ -262,6 +265,22 @@ inline void thread_exited(worker_state &w, sim_thread *t)
     if (--w.barrier_left == 0 && w.live > 0) // the others all wait at a barrier
         release_barrier();
 }
+
+#if !defined(GPULAB_SIM_FIBER_UCONTEXT) && defined(__x86_64__)
+// x86-64: a fiber runs gpulab_sim_fiber_loop (fiber_x86_64.S), which calls
+// gpulab_sim_fiber_step (block.cpp) for what to call next, and calls it from
+// one place: the thread's kernel, or gpulab_sim_fiber_exit_swap, which hands
+// over to the next thread (t + 1) when the thread has exited. Both calls
+// return to the same address, so the return of the kernel of the thread the
+// exit handed over to is predicted (fiber_x86_64.S).
+#define GPULAB_SIM_FIBER_LOOP 1
+struct fiber_step_result {
+    void (*fn)(void *);
+    void *arg;
+};
+extern "C" void gpulab_sim_fiber_loop(void *thread);
+extern "C" void gpulab_sim_fiber_exit_swap(void *thread);
+#endif
 
 // block.cpp: runs the block's fibers until no thread can run; runs a block
 // (blockIdx set) as fibers; reports a block whose threads can never go on.

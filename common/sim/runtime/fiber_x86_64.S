@@ -29,6 +29,38 @@ gpulab_sim_fiber_swap:
     .cfi_endproc
     .size gpulab_sim_fiber_swap, .-gpulab_sim_fiber_swap
 
+/* gpulab_sim_fiber_swap_jump: the same switch, but the resumed fiber goes on
+ * through an indirect jump to its return address instead of `ret`. A `ret`
+ * is predicted from the return stack, which holds the call that entered the
+ * switch: right when the resumed fiber waits at the same call (a barrier
+ * every thread reaches), wrong when it waits elsewhere (a thread that exits
+ * hands over to one waiting in the kernel; a barrier hands over to a fiber
+ * parked between threads). The indirect jump is predicted from where such
+ * switches went before, and leaves the return stack as it was. */
+    .globl gpulab_sim_fiber_swap_jump
+    .type gpulab_sim_fiber_swap_jump, @function
+gpulab_sim_fiber_swap_jump:
+    .cfi_startproc
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    movq %rdx, %rax
+    popq %rcx
+    jmpq *%rcx
+    .cfi_endproc
+    .size gpulab_sim_fiber_swap_jump, .-gpulab_sim_fiber_swap_jump
+
 /* A fresh fiber starts here with entry in %r12 and its argument in %r13. */
     .globl gpulab_sim_fiber_start
     .type gpulab_sim_fiber_start, @function
