@@ -7,7 +7,8 @@
 #     what it points to never reaches the build tree (the rewriter's --headers) or the report;
 #   - a file of constexpr static_asserts that would compile for minutes is stopped at the
 #     build's CPU time limit, and the reason says so;
-#   - as root, the build runs as an unprivileged uid: the programs it makes are not root's.
+#   - as root, the build runs as an unprivileged uid: the programs it makes are not root's;
+#   - a configure that outlives --build-time-limit is killed, with that reason.
 #   cmake -DGRADE=<gpulab-grade> -DSOURCE=<repo> -DWORKDIR=<scratch> -P check_build_guard.cmake
 file(REMOVE_RECURSE "${WORKDIR}")
 set(fixture "${SOURCE}/common/tests/fixture_lab")
@@ -69,7 +70,7 @@ function(grade name)
   set(points "${p}" PARENT_SCOPE)
   set(reason "${why}" PARENT_SCOPE)
   set(seconds "${s}" PARENT_SCOPE)
-  message(STATUS "${name}: ${p} points in ${s} s: ${why}")
+  message(STATUS "${name}: ${p} points in ${s} s (wall clock): ${why}")
 endfunction()
 
 grade(good)
@@ -115,5 +116,13 @@ grade(bomb --build-cpu-limit 20)
 if(NOT points EQUAL 0 OR
    NOT reason MATCHES "compiling 00_fixture/scale.cu was stopped: it used up the build's CPU time limit \\(20 s of CPU time")
   message(FATAL_ERROR "bomb: ${points} points in ${seconds} s, reason '${reason}'")
+endif()
+# A configure that outlives the build's wall-time limit is killed, and the grader says so.
+execute_process(COMMAND "${GRADE}" --submission "${subs}/good" --lab fixture --backend sim --quiet
+                        --source "${SOURCE}" --build-dir "${WORKDIR}/build-slow"
+                        --build-time-limit 0.5 --json "${WORKDIR}/slow.json"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "stopped at its time limit of 0.5 s of wall time")
+  message(FATAL_ERROR "a configure past --build-time-limit: exit ${rc}, said:\n${out}${err}")
 endif()
 message(STATUS "build guards: as expected")
