@@ -5,6 +5,10 @@
 # (the compile error must be its reason), ones that include the solution or link to it
 # (refused, each with its reason), one whose compile error holds a
 # Latin-1 byte (every report must parse), and a Gradescope bundle written.
+# As root, the batch also holds hostile neighbours (a killer, a fork bomb, a
+# memory hoard, a /tmp filler: every clean submission must still get full
+# marks), and a submission that reaches for the kit at run time is graded
+# alone (it must find nothing of it).
 #   cmake -DGRADE=<gpulab-grade> -DSOURCE=<repo> -DWORKDIR=<scratch> -P check_submissions.cmake
 file(REMOVE_RECURSE "${WORKDIR}")
 set(subs "${WORKDIR}/submissions")
