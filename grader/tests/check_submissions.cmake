@@ -50,7 +50,8 @@ if(uid STREQUAL "0")
 __attribute__((constructor)) static void take(void)
 {
     const char *kit[] = { \"${fixture}/solutions/00_fixture/scale.cu\",
-                          \"${bindir}/../CMakeCache.txt\", \"${WORKDIR}/build/CMakeCache.txt\" };
+                          \"${bindir}/../CMakeCache.txt\",
+                          \"${WORKDIR}/slots/slot0/CMakeCache.txt\" };
     for (int i = 0; i < 3; i++) {
         FILE *f = fopen(kit[i], \"r\");
         if (f) {
@@ -189,7 +190,11 @@ endfunction()
 
 # ---- the batch --------------------------------------------------------------------
 run("${GRADE}" --batch "${subs}" --jobs 2 --lab fixture --backend sim --source "${SOURCE}"
-    --out "${WORKDIR}/grades")
+    --out "${WORKDIR}/grades" --build-dir "${WORKDIR}/slots")
+# Its slots' builds are kept under --build-dir: the submissions graded alone below reuse one.
+if(NOT EXISTS "${WORKDIR}/slots/slot0/CMakeCache.txt" OR NOT EXISTS "${WORKDIR}/slots/slot1/bin")
+  message(FATAL_ERROR "--batch --build-dir ${WORKDIR}/slots did not keep its slots' builds")
+endif()
 file(STRINGS "${WORKDIR}/grades/grades.csv" rows ENCODING UTF-8)
 list(LENGTH rows n)
 if(NOT n EQUAL rows_expected)
@@ -217,14 +222,21 @@ if(uid STREQUAL "0")
   if(left)
     message(FATAL_ERROR "files a graded run wrote stayed on the machine: ${left}")
   endif()
-  # Whether the killer was still being graded when the first clean submission's report was
-  # written (its three runs attack for 30 s; they start once both slots have built the kit).
+  # Whether the killer was still being graded when a clean submission's report was written
+  # (its three runs attack for 30 s; they start once both slots have built the kit, while the
+  # other slot grades broken, caf\xe9 and good in turn).
   file(TIMESTAMP "${WORKDIR}/grades/a-killer.json" t_killer "%s")
-  file(TIMESTAMP "${WORKDIR}/grades/good.json" t_good "%s")
-  if(t_killer GREATER_EQUAL t_good)
-    message(STATUS "batch: the killer was graded until after good's report (${t_killer} >= ${t_good})")
+  set(overlapped "")
+  foreach(clean "caf${latin1_e}" good)
+    file(TIMESTAMP "${WORKDIR}/grades/${clean}.json" t "%s")
+    if(t AND t_killer GREATER_EQUAL t)
+      list(APPEND overlapped "${clean}")
+    endif()
+  endforeach()
+  if(overlapped)
+    message(STATUS "batch: the killer was graded until after these reports: ${overlapped}")
   else()
-    message(STATUS "batch: the killer's grading ended before good's report (${t_killer} < ${t_good})")
+    message(STATUS "batch: the killer's grading ended before the clean reports (no overlap)")
   endif()
 endif()
 math(EXPR n_subs "${rows_expected} - 1")
@@ -262,7 +274,7 @@ foreach(case IN ITEMS "broken;does not compile: 00_fixture/scale.cu:[0-9]+:[0-9]
     set(dir "${WORKDIR}/${name}")
   endif()
   run("${GRADE}" --submission "${dir}" --lab fixture --backend sim --quiet
-      --source "${SOURCE}" --build-dir "${WORKDIR}/build" --json "${WORKDIR}/${name}.json")
+      --source "${SOURCE}" --build-dir "${WORKDIR}/slots/slot0" --json "${WORKDIR}/${name}.json")
   file(READ "${WORKDIR}/${name}.json" json)
   string(JSON why GET "${json}" results 0 reason)
   string(JSON points GET "${json}" results 0 points)
@@ -283,7 +295,7 @@ if(PYTHON)
   file(WRITE "${WORKDIR}/latin1/00_fixture/scale.cu"
        "#error caf${latin1_e} ${control} (a Latin-1 byte)\n${text}")
   run("${GRADE}" --submission "${WORKDIR}/latin1" --lab fixture --backend sim --quiet
-      --source "${SOURCE}" --build-dir "${WORKDIR}/build" --json "${WORKDIR}/latin1.json"
+      --source "${SOURCE}" --build-dir "${WORKDIR}/slots/slot0" --json "${WORKDIR}/latin1.json"
       --junit "${WORKDIR}/latin1.xml" --gradescope "${WORKDIR}/latin1-gradescope.json")
   run("${PYTHON}" "${CMAKE_CURRENT_LIST_DIR}/check_reports.py" --files "${WORKDIR}/latin1.json"
       "${WORKDIR}/latin1.xml" "${WORKDIR}/latin1-gradescope.json"
