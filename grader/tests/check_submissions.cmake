@@ -137,7 +137,7 @@ __attribute__((constructor)) static void hostile(void)
     }
 #elif defined(HOSTILE_HOG)
     for (int i = 0; i < 16; i++) {
-        char *p = (char *)malloc((size_t)64 << 20);
+        char *volatile p = (char *)malloc((size_t)64 << 20); /* volatile: never elided */
         if (!p)
             break;
         memset(p, 1, (size_t)64 << 20); /* never freed: held until the program ends */

@@ -597,7 +597,8 @@ static void test_neighbour_survives(void)
         CHECK(helper >= 0);
         pid_t hostile[3] = {
             start_run("forkbomb", NULL, NULL, users[u], 3.0, GRADE_WALL_TIMEOUT, ""),
-            start_run("hoard", "mem", "3", users[u], 60.0, GRADE_EXITED, "held "),
+            start_run("hoard", "mem", "3", users[u], 60.0, GRADE_EXITED,
+                      "of mem: Cannot allocate memory"), /* its address space: 1 GiB */
             /* its /tmp is a private tmpfs of 64 MiB: filled, not the machine's */
             start_run("hoard", "tmp", "3", users[u], 60.0, GRADE_EXITED,
                       "of tmp: No space left on device"),

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     int mib = 0;
     if (mem) {
         for (; mib + 64 <= MEM_MAX_MIB; mib += 64) {
-            char *p = malloc(64 * CHUNK);
+            char *volatile p = malloc(64 * CHUNK); /* volatile: kept under clang */
             if (!p) {
                 why = strerror(errno);
                 break;
