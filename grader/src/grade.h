@@ -39,7 +39,7 @@ typedef struct options {
     const char *submission, *batch, *package;
     const char *source;    /* the kit's sources */
     int has_solutions;     /* whether source has solutions/ (a student's kit has not) */
-    const char *build_dir; /* --submission */
+    const char *build_dir; /* --submission; --batch: its slots' parent */
     const char *out;       /* --batch */
     /* What a graded program must not see (the runner covers each as root): the kit's sources,
      * its build tree, the folders the reports go to and the submissions. NULL-terminated. */

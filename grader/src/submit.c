@@ -141,6 +141,13 @@ int grade_build_submission(const grade_build *b, char *why, size_t len)
                                 b->with_tests ? "-DBUILD_TESTING=ON" : "-DBUILD_TESTING=OFF",
                                 NULL };
     int rc = grade_run_build(configure, b->log_path, l);
+    if (rc == GRADE_BUILD_TIMED_OUT) {
+        snprintf(why, len,
+                 "the build could not be configured: it was stopped at its time limit of %g s "
+                 "of wall time (see %s)",
+                 l->wall_seconds, b->log_path);
+        return -1;
+    }
     if (rc != 0) {
         char first[512] = "";
         first_cmake_error(b->log_path, first, sizeof(first));

@@ -69,7 +69,9 @@ int grade_copy_submission(const char *from, const char *to, uid_t uid, gid_t gid
 int grade_build_owner(const char *build_dir, uid_t uid, gid_t gid);
 
 /* grade_run_logged under limits, in a process group of its own that is killed at the wall
- * limit (the log then says so). Returns the exit status, 128 + a signal, or -1. */
+ * limit (the log then says so). Returns the exit status, 128 + a signal, -1, or
+ * GRADE_BUILD_TIMED_OUT when the wall limit stopped it. */
+#define GRADE_BUILD_TIMED_OUT (-2)
 int grade_run_build(const char *const argv[], const char *log_path, const grade_build_limits *l);
 
 #endif

@@ -290,10 +290,12 @@ int grade_run_build(const char *const argv[], const char *log_path, const grade_
         nanosleep(&ts, NULL);
     }
     kill(-pid, SIGKILL); /* what it left running in its group */
-    if (killed)
+    if (killed) {
         log_line(log_path,
-                 "gpulab-grade: the build was stopped at its time limit of %.0f s of wall time "
+                 "gpulab-grade: the build was stopped at its time limit of %g s of wall time "
                  "(CPU wall clock; a submission that takes this long to build is refused)",
                  l->wall_seconds);
+        return GRADE_BUILD_TIMED_OUT;
+    }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

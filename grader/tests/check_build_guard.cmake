@@ -6,15 +6,17 @@
 #     solution is never compiled in; a header that links out of the submission is refused, and
 #     what it points to never reaches the build tree (the rewriter's --headers) or the report;
 #   - a file of constexpr static_asserts that would compile for minutes is stopped at the
-#     build's CPU time limit, and the reason says so;
-#   - as root, the build runs as an unprivileged uid: the programs it makes are not root's.
+#     build's CPU time limit, and a file whose compile needs gigabytes at its memory limit, each
+#     with a reason that says which (both limits small here, so each is hit in seconds);
+#   - as root, the build runs as an unprivileged uid: the programs it makes are not root's;
+#   - a configure that outlives --build-time-limit is killed, with that reason.
 #   cmake -DGRADE=<gpulab-grade> -DSOURCE=<repo> -DWORKDIR=<scratch> -P check_build_guard.cmake
 file(REMOVE_RECURSE "${WORKDIR}")
 set(fixture "${SOURCE}/common/tests/fixture_lab")
 set(subs "${WORKDIR}/submissions")
 file(READ "${fixture}/solutions/00_fixture/scale.cu" text)
 file(MAKE_DIRECTORY "${subs}/good/00_fixture" "${subs}/fifo/00_fixture" "${subs}/dirlink"
-     "${subs}/bomb/00_fixture")
+     "${subs}/bomb/00_fixture" "${subs}/hog/00_fixture")
 file(COPY "${fixture}/solutions/00_fixture/scale.cu" DESTINATION "${subs}/good/00_fixture")
 execute_process(COMMAND mkfifo "${subs}/fifo/00_fixture/scale.cu" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -44,6 +46,23 @@ file(WRITE "${subs}/bomb/00_fixture/scale.cu"
      "B4096(10) B4096(11) B4096(12) B4096(13)\n"
      "${text}")
 
+# An array of 4^11 initializers written by macros: a few lines of source, over 3 GB of the
+# compiler's memory (GCC reads every token of a file before it parses it).
+file(WRITE "${subs}/hog/00_fixture/scale.cu"
+     "#define H1(k) k##u,\n"
+     "#define H4(k) H1(k##0) H1(k##1) H1(k##2) H1(k##3)\n"
+     "#define H16(k) H4(k##0) H4(k##1) H4(k##2) H4(k##3)\n"
+     "#define H64(k) H16(k##0) H16(k##1) H16(k##2) H16(k##3)\n"
+     "#define H256(k) H64(k##0) H64(k##1) H64(k##2) H64(k##3)\n"
+     "#define H1K(k) H256(k##0) H256(k##1) H256(k##2) H256(k##3)\n"
+     "#define H4K(k) H1K(k##0) H1K(k##1) H1K(k##2) H1K(k##3)\n"
+     "#define H16K(k) H4K(k##0) H4K(k##1) H4K(k##2) H4K(k##3)\n"
+     "#define H64K(k) H16K(k##0) H16K(k##1) H16K(k##2) H16K(k##3)\n"
+     "#define H256K(k) H64K(k##0) H64K(k##1) H64K(k##2) H64K(k##3)\n"
+     "#define H1M(k) H256K(k##0) H256K(k##1) H256K(k##2) H256K(k##3)\n"
+     "unsigned long long hog[] = { H1M(1) H1M(2) H1M(3) H1M(4) };\n"
+     "${text}")
+
 set(build "${WORKDIR}/build")
 # Grades one submission; sets points, reason (of the first check) and seconds (wall, CPU clock).
 function(grade name)
@@ -69,7 +88,7 @@ function(grade name)
   set(points "${p}" PARENT_SCOPE)
   set(reason "${why}" PARENT_SCOPE)
   set(seconds "${s}" PARENT_SCOPE)
-  message(STATUS "${name}: ${p} points in ${s} s: ${why}")
+  message(STATUS "${name}: ${p} points in ${s} s (wall clock): ${why}")
 endfunction()
 
 grade(good)
@@ -111,9 +130,23 @@ if(leaked)
   message(FATAL_ERROR "headerlink: the linked file's text reached ${leaked}")
 endif()
 
-grade(bomb --build-cpu-limit 20)
+grade(bomb --build-cpu-limit 3)
 if(NOT points EQUAL 0 OR
-   NOT reason MATCHES "compiling 00_fixture/scale.cu was stopped: it used up the build's CPU time limit \\(20 s of CPU time")
+   NOT reason MATCHES "compiling 00_fixture/scale.cu was stopped: it used up the build's CPU time limit \\(3 s of CPU time")
   message(FATAL_ERROR "bomb: ${points} points in ${seconds} s, reason '${reason}'")
+endif()
+
+grade(hog --build-memory-limit 512)
+if(NOT points EQUAL 0 OR
+   NOT reason MATCHES "compiling 00_fixture/scale.cu was stopped: it ran out of memory at the build's limit \\(300 s of CPU time and 512 MiB of memory per process")
+  message(FATAL_ERROR "hog: ${points} points in ${seconds} s, reason '${reason}'")
+endif()
+# A configure that outlives the build's wall-time limit is killed, and the grader says so.
+execute_process(COMMAND "${GRADE}" --submission "${subs}/good" --lab fixture --backend sim --quiet
+                        --source "${SOURCE}" --build-dir "${WORKDIR}/build-slow"
+                        --build-time-limit 0.5 --json "${WORKDIR}/slow.json"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "stopped at its time limit of 0.5 s of wall time")
+  message(FATAL_ERROR "a configure past --build-time-limit: exit ${rc}, said:\n${out}${err}")
 endif()
 message(STATUS "build guards: as expected")

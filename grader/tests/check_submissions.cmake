@@ -5,6 +5,10 @@
 # (the compile error must be its reason), ones that include the solution or link to it
 # (refused, each with its reason), one whose compile error holds a
 # Latin-1 byte (every report must parse), and a Gradescope bundle written.
+# As root, the batch also holds hostile neighbours (a killer, a fork bomb, a
+# memory hoard, a /tmp filler: every clean submission must still get full
+# marks), and a submission that reaches for the kit at run time is graded
+# alone (it must find nothing of it).
 #   cmake -DGRADE=<gpulab-grade> -DSOURCE=<repo> -DWORKDIR=<scratch> -P check_submissions.cmake
 file(REMOVE_RECURSE "${WORKDIR}")
 set(subs "${WORKDIR}/submissions")
@@ -29,10 +33,151 @@ file(WRITE "${WORKDIR}/cheats/macro/00_fixture/scale.cu"
      "#define SOLUTION \"${fixture}/solutions/00_fixture/scale.cu\"\n#include SOLUTION\n")
 file(CREATE_LINK "${fixture}/solutions/00_fixture/scale.cu" "${WORKDIR}/cheats/link/00_fixture/scale.cu"
      SYMBOLIC)
+# As root, the starter with a constructor that reaches for the kit at run time, as one once
+# did: it reads the kit's solution source and the build trees' CMakeCache.txt (exit 3 naming
+# what it read), then executes the kit's built solution program in its own place (full marks,
+# were it reachable). The kit hidden, it runs as the starter: 0 points, the starter's reason.
+set(exec_case "")
+execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(uid STREQUAL "0")
+  set(exec_case "cheats/exec;y: [0-9]+ of [0-9]+ elements differ")
+  get_filename_component(bindir "${GRADE}" DIRECTORY)
+  file(READ "${fixture}/labs/00_fixture/scale.cu" starter_text)
+  file(WRITE "${WORKDIR}/cheats/exec/00_fixture/scale.cu" "#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+__attribute__((constructor)) static void take(void)
+{
+    const char *kit[] = { \"${fixture}/solutions/00_fixture/scale.cu\",
+                          \"${bindir}/../CMakeCache.txt\",
+                          \"${WORKDIR}/slots/slot0/CMakeCache.txt\" };
+    for (int i = 0; i < 3; i++) {
+        FILE *f = fopen(kit[i], \"r\");
+        if (f) {
+            fprintf(stderr, \"read %s\\n\", kit[i]);
+            exit(3);
+        }
+    }
+    static char buf[65536];
+    static char *argv[256];
+    FILE *f = fopen(\"/proc/self/cmdline\", \"r\");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    int argc = 0;
+    for (size_t i = 0; i < n && argc < 255; i += strlen(buf + i) + 1)
+        argv[argc++] = buf + i;
+    execv(\"${bindir}/fixture-sim-solution\", argv);
+}
+${starter_text}")
+endif()
 # A folder name with a Latin-1 byte (0xE9): grades.csv must stay valid UTF-8.
 string(ASCII 233 latin1_e)
 file(MAKE_DIRECTORY "${subs}/caf${latin1_e}/00_fixture")
 file(COPY "${fixture}/solutions/00_fixture/scale.cu" DESTINATION "${subs}/caf${latin1_e}/00_fixture")
+
+# As root (where each run is isolated), neighbours that attack while the batch grades: a run
+# that SIGKILLs every process it can see and kill(-1) for 10 s (named to be graded first, so
+# its runs overlap the clean ones' in the other slot), a fork bomb up to its process limit, a
+# run that touches 1 GiB and holds it, one that fills /tmp and /dev/shm; each for seconds in a
+# constructor, before the fixture's own code. Every clean submission must still get full marks,
+# and nothing they wrote may stay in the machine's /tmp or /dev/shm.
+execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+set(rows_expected 7)
+if(uid STREQUAL "0")
+  set(hostile_code [=[
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+static double hostile_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static void hostile_wait(double end)
+{
+    while (hostile_now() < end)
+        usleep(20000);
+}
+__attribute__((constructor)) static void hostile(void)
+{
+    double end = hostile_now() + HOSTILE_SECONDS;
+#if defined(HOSTILE_KILL)
+    while (hostile_now() < end) {
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL) {
+            long p = atol(e->d_name);
+            if (p > 1 && p != (long)getpid()) {
+                kill((pid_t)p, SIGKILL);
+                kill((pid_t)-p, SIGKILL);
+            }
+        }
+        if (d)
+            closedir(d);
+        kill(-1, SIGKILL);
+        usleep(20000);
+    }
+#elif defined(HOSTILE_FORK)
+    while (hostile_now() < end) {
+        pid_t p = fork();
+        if (p == 0) {
+            hostile_wait(end);
+            _exit(0);
+        }
+        if (p < 0)
+            usleep(20000);
+    }
+    while (wait(NULL) > 0) {
+    }
+#elif defined(HOSTILE_HOG)
+    for (int i = 0; i < 16; i++) {
+        char *volatile p = (char *)malloc((size_t)64 << 20); /* volatile: never elided */
+        if (!p)
+            break;
+        memset(p, 1, (size_t)64 << 20); /* never freed: held until the program ends */
+    }
+    hostile_wait(end);
+#elif defined(HOSTILE_TMP)
+    static char chunk[1 << 20];
+    memset(chunk, 'x', sizeof(chunk));
+    const char *dirs[] = { "/tmp", "/dev/shm", "/var/tmp" };
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 64; i++) {
+            char path[64];
+            snprintf(path, sizeof(path), "%s/gpulab-hostile-%d", dirs[k], i);
+            FILE *f = fopen(path, "w");
+            int full = !f;
+            for (int j = 0; f && j < 16 && !full; j++)
+                full = fwrite(chunk, 1, sizeof(chunk), f) != sizeof(chunk);
+            if (f && fclose(f) != 0)
+                full = 1;
+            if (full)
+                break;
+        }
+    hostile_wait(end);
+#endif
+}
+]=])
+  file(READ "${fixture}/solutions/00_fixture/scale.cu" solution_text)
+  foreach(h IN ITEMS "a-killer;KILL;10" "hostile-fork;FORK;3" "hostile-hog;HOG;3" "hostile-tmp;TMP;3")
+    list(GET h 0 name)
+    list(GET h 1 what)
+    list(GET h 2 seconds)
+    file(WRITE "${subs}/${name}/00_fixture/scale.cu"
+         "#define HOSTILE_${what} 1\n#define HOSTILE_SECONDS ${seconds}\n${hostile_code}${solution_text}")
+  endforeach()
+  file(GLOB left_before /tmp/gpulab-hostile-* /dev/shm/gpulab-hostile-* /var/tmp/gpulab-hostile-*)
+  if(left_before)
+    file(REMOVE ${left_before})
+  endif()
+  set(rows_expected 11)
+endif()
 
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
@@ -45,11 +190,15 @@ endfunction()
 
 # ---- the batch --------------------------------------------------------------------
 run("${GRADE}" --batch "${subs}" --jobs 2 --lab fixture --backend sim --source "${SOURCE}"
-    --out "${WORKDIR}/grades")
+    --out "${WORKDIR}/grades" --build-dir "${WORKDIR}/slots")
+# Its slots' builds are kept under --build-dir: the submissions graded alone below reuse one.
+if(NOT EXISTS "${WORKDIR}/slots/slot0/CMakeCache.txt" OR NOT EXISTS "${WORKDIR}/slots/slot1/bin")
+  message(FATAL_ERROR "--batch --build-dir ${WORKDIR}/slots did not keep its slots' builds")
+endif()
 file(STRINGS "${WORKDIR}/grades/grades.csv" rows ENCODING UTF-8)
 list(LENGTH rows n)
-if(NOT n EQUAL 7)
-  message(FATAL_ERROR "grades.csv: ${n} lines, expected a header and 6 rows:\n${rows}")
+if(NOT n EQUAL rows_expected)
+  message(FATAL_ERROR "grades.csv: ${n} lines, expected a header and a row per submission:\n${rows}")
 endif()
 if(PYTHON) # strict UTF-8, and the Latin-1 byte as U+FFFD
   run("${PYTHON}" -c "import sys; t = open(sys.argv[1], encoding='utf-8', errors='strict').read(); assert '\"caf\\ufffd\",10,10,100.0,' in t, t"
@@ -62,7 +211,36 @@ foreach(want IN ITEMS "\"broken\",0,10," "\"good\",10,10,100.0," "\"missing\",0,
     message(FATAL_ERROR "grades.csv has no row starting ${want}:\n${rows}")
   endif()
 endforeach()
-message(STATUS "batch: 6 submissions graded as expected")
+if(uid STREQUAL "0")
+  foreach(name a-killer hostile-fork hostile-hog hostile-tmp)
+    string(FIND "${rows}" "\"${name}\"," at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "grades.csv has no row for ${name}:\n${rows}")
+    endif()
+  endforeach()
+  file(GLOB left /tmp/gpulab-hostile-* /dev/shm/gpulab-hostile-* /var/tmp/gpulab-hostile-*)
+  if(left)
+    message(FATAL_ERROR "files a graded run wrote stayed on the machine: ${left}")
+  endif()
+  # Whether the killer was still being graded when a clean submission's report was written
+  # (its three runs attack for 30 s; they start once both slots have built the kit, while the
+  # other slot grades broken, caf\xe9 and good in turn).
+  file(TIMESTAMP "${WORKDIR}/grades/a-killer.json" t_killer "%s")
+  set(overlapped "")
+  foreach(clean "caf${latin1_e}" good)
+    file(TIMESTAMP "${WORKDIR}/grades/${clean}.json" t "%s")
+    if(t AND t_killer GREATER_EQUAL t)
+      list(APPEND overlapped "${clean}")
+    endif()
+  endforeach()
+  if(overlapped)
+    message(STATUS "batch: the killer was graded until after these reports: ${overlapped}")
+  else()
+    message(STATUS "batch: the killer's grading ended before the clean reports (no overlap)")
+  endif()
+endif()
+math(EXPR n_subs "${rows_expected} - 1")
+message(STATUS "batch: ${n_subs} submissions graded, each clean one with full marks")
 # --jobs 2 is two processes in all: two slots, each building with one compiler.
 file(GLOB build_logs "${WORKDIR}/grades/*.build.log")
 list(LENGTH build_logs n_logs)
@@ -84,7 +262,11 @@ foreach(case IN ITEMS "broken;does not compile: 00_fixture/scale.cu:[0-9]+:[0-9]
                       "cheats/peek;the submission's 00_fixture/scale.cu includes '../../solutions/00_fixture/scale.cu': refused"
                       "cheats/abs;the submission's 00_fixture/scale.cu includes '/.*/solutions/00_fixture/scale.cu': refused"
                       "cheats/macro;the submission's 00_fixture/scale.cu includes by a macro \\(SOLUTION\\): refused"
-                      "cheats/link;the submission's 00_fixture/scale.cu is a symbolic link: refused")
+                      "cheats/link;the submission's 00_fixture/scale.cu is a symbolic link: refused"
+                      "${exec_case}")
+  if(NOT case)
+    continue()
+  endif()
   list(GET case 0 name)
   list(GET case 1 reason)
   set(dir "${subs}/${name}")
@@ -92,7 +274,7 @@ foreach(case IN ITEMS "broken;does not compile: 00_fixture/scale.cu:[0-9]+:[0-9]
     set(dir "${WORKDIR}/${name}")
   endif()
   run("${GRADE}" --submission "${dir}" --lab fixture --backend sim --quiet
-      --source "${SOURCE}" --build-dir "${WORKDIR}/build" --json "${WORKDIR}/${name}.json")
+      --source "${SOURCE}" --build-dir "${WORKDIR}/slots/slot0" --json "${WORKDIR}/${name}.json")
   file(READ "${WORKDIR}/${name}.json" json)
   string(JSON why GET "${json}" results 0 reason)
   string(JSON points GET "${json}" results 0 points)
@@ -113,7 +295,7 @@ if(PYTHON)
   file(WRITE "${WORKDIR}/latin1/00_fixture/scale.cu"
        "#error caf${latin1_e} ${control} (a Latin-1 byte)\n${text}")
   run("${GRADE}" --submission "${WORKDIR}/latin1" --lab fixture --backend sim --quiet
-      --source "${SOURCE}" --build-dir "${WORKDIR}/build" --json "${WORKDIR}/latin1.json"
+      --source "${SOURCE}" --build-dir "${WORKDIR}/slots/slot0" --json "${WORKDIR}/latin1.json"
       --junit "${WORKDIR}/latin1.xml" --gradescope "${WORKDIR}/latin1-gradescope.json")
   run("${PYTHON}" "${CMAKE_CURRENT_LIST_DIR}/check_reports.py" --files "${WORKDIR}/latin1.json"
       "${WORKDIR}/latin1.xml" "${WORKDIR}/latin1-gradescope.json"

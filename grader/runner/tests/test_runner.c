@@ -564,27 +564,45 @@ static void test_own_uid(void)
     grade_run_free(&r);
 }
 
+/* Runs faults_dir/name in a child process as @p user with the given wall limit; the child exits
+ * 0 when the run ended as @p end with @p want in its stdout. Returns the child's pid. */
+static pid_t start_run(const char *name, const char *arg1, const char *arg2, const char *user,
+                       double wall, grade_end end, const char *want)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    grade_limits l = short_limits();
+    l.user = user;
+    l.wall_seconds = wall;
+    grade_run r;
+    int rc = run_fault(&r, name, arg1, arg2, &l, NULL);
+    int ok = rc == LAB_OK && r.end == end && r.out && strstr(r.out, want);
+    grade_run_free(&r);
+    _exit(ok ? 0 : 1);
+}
+
 /* One run tries to kill a concurrent neighbour (its process and group ids handed to it, every
- * process in its /proc, kill(-1)); the neighbour must still end as it would alone. Both run as
- * the same user first (the shared "nobody" of old, where only the PID namespace protects the
+ * process in its /proc, kill(-1)) while three more take what they can beside it: a fork bomb
+ * up to its process limit, a hoard of memory up to its address space and a /tmp filled to its
+ * cap, each held for seconds. The neighbour must still end as it would alone. All run as the
+ * same user first (the shared "nobody" of old, where only the PID namespace protects the
  * neighbour), then each as a uid of its own (the default). */
 static void test_neighbour_survives(void)
 {
     const char *users[] = { "nobody", NULL };
     for (int u = 0; u < 2; u++) {
-        printf("  both as %s\n", users[u] ? users[u] : "uids of their own");
-        pid_t helper = fork();
+        printf("  all as %s\n", users[u] ? users[u] : "uids of their own");
+        pid_t helper = start_run("neighbour", "4", NULL, users[u], 60.0, GRADE_EXITED, "woke");
         CHECK(helper >= 0);
-        if (helper == 0) {
-            grade_limits l = short_limits();
-            l.user = users[u];
-            grade_run r;
-            int rc = run_fault(&r, "neighbour", "3", NULL, &l, NULL);
-            int ok = rc == LAB_OK && r.end == GRADE_EXITED && r.exit_status == 0 && r.out &&
-                     strstr(r.out, "woke");
-            grade_run_free(&r);
-            _exit(ok ? 0 : 1);
-        }
+        pid_t hostile[3] = {
+            start_run("forkbomb", NULL, NULL, users[u], 3.0, GRADE_WALL_TIMEOUT, ""),
+            start_run("hoard", "mem", "3", users[u], 60.0, GRADE_EXITED,
+                      "of mem: Cannot allocate memory"), /* its address space: 1 GiB */
+            /* its /tmp is a private tmpfs of 64 MiB: filled, not the machine's */
+            start_run("hoard", "tmp", "3", users[u], 60.0, GRADE_EXITED,
+                      "of tmp: No space left on device"),
+        };
         pid_t victim = 0;
         for (int i = 0; i < 500 && !victim; i++) {
             struct timespec ts = { 0, 10000000L };
@@ -602,6 +620,14 @@ static void test_neighbour_survives(void)
         CHECK_CONTAINS(r.out, "accepted ");
         CHECK_CONTAINS(r.isolation, "own PID namespace");
         grade_run_free(&r);
+        const char *what[3] = { "the fork bomb", "the memory hoard", "the /tmp filler" };
+        for (int k = 0; k < 3; k++) {
+            int st = -1;
+            CHECK(hostile[k] > 0 && waitpid(hostile[k], &st, 0) == hostile[k]);
+            if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+                printf("  %s did not run as expected\n", what[k]);
+            CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        }
         int status = -1;
         CHECK(waitpid(helper, &status, 0) == helper);
         CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0); /* the neighbour woke and exited 0 */
