@@ -71,14 +71,10 @@ static size_t round_up(size_t n, size_t to)
  * two orders the loops read them, remade from the parameters before each
  * pass (conv_plan_weights).
  *
- * Forward, x zero-padded to xp (C, hp, wp) at plane stride hp wp, where
- * hp = h + 2 pad and the row stride wp = w + pad is narrower than the padded
- * row (w + 2 pad): input row iy starts at (iy + pad) wp + pad, and the pad
- * zeros after it are both its right padding and the next row's left
- * padding (reads of a column c < 0 or c >= w land on them as long as
- * wp >= w + pad). Then no more than pad <= k - 1 garbage columns are computed
- * per output row instead of 2 pad (conv.3: 17 for 16, not 20); wp is widened
- * to ow if pad > k - 1 makes the output row the wider one:
+ * Forward, x zero-padded to xp (C, hp = h + 2 pad, wp) at plane stride hp wp;
+ * row iy starts at (iy + pad) wp + pad and the pad zeros after it are also
+ * the next row's left padding (enough when wp >= w + pad; wp = ow when
+ * pad > k - 1 makes the output row wider):
  *   y at the padded width: yw (OC, n_out), yw[o][oy wp + ox] for ox < ow;
  *   X[r][p] = xp[off[r] + p], off[(c, ki, kj)] = c hp wp + ki wp + kj;
  *   wt[r OC + o] = W[o][r].
