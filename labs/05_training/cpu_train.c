@@ -12,10 +12,12 @@
  *     GEMM over the batch per layer.
  *
  * A convolution of one sample is computed directly, without an im2col
- * matrix. The sample's input is zero-padded to xp (C, hp, wp), and every
- * output row is computed at the padded width wp (the columns from ow on are
- * thrown away): then output pixel p = oy wp + ox reads xp[off[r] + p] for
- * r = (c, ki, kj), off[r] = c hp wp + ki wp + kj, so that for each r the
+ * matrix. The sample's input is zero-padded to xp (C, hp, wp), rows wp =
+ * w + pad floats apart (a row's right padding is the next row's left
+ * padding), and every output row is computed at that width wp (the columns
+ * from ow on are thrown away): then output pixel p = oy wp + ox reads
+ * xp[off[r] + p] for r = (c, ki, kj), off[r] = c hp wp + ki wp + kj, so that
+ * for each r the
  * inputs of a run of consecutive pixels are consecutive floats:
  *   forward:  y (OC, P) = bias + W (OC, K) . X,     X[r][p] = xp[off[r] + p]
  *   backward: dW += dy . X^T,  db += row sums of dy,
@@ -69,7 +71,10 @@ static size_t round_up(size_t n, size_t to)
  * two orders the loops read them, remade from the parameters before each
  * pass (conv_plan_weights).
  *
- * Forward, x zero-padded to xp (C, hp, wp) at plane stride hp wp:
+ * Forward, x zero-padded to xp (C, hp = h + 2 pad, wp) at plane stride hp wp;
+ * row iy starts at (iy + pad) wp + pad and the pad zeros after it are also
+ * the next row's left padding (enough when wp >= w + pad; wp = ow when
+ * pad > k - 1 makes the output row wider):
  *   y at the padded width: yw (OC, n_out), yw[o][oy wp + ox] for ox < ow;
  *   X[r][p] = xp[off[r] + p], off[(c, ki, kj)] = c hp wp + ki wp + kj;
  *   wt[r OC + o] = W[o][r].
@@ -92,7 +97,7 @@ typedef struct l5_conv_plan {
 static size_t conv_plan_make(l5_conv_plan *p, const l5_layer *l, int *failed)
 {
     const int k = l->k;
-    p->wp = l->w + 2 * l->pad;
+    p->wp = l->w + l->pad > l->ow ? l->w + l->pad : l->ow;
     p->hp = l->h + 2 * l->pad;
     p->K = l->c * k * k;
     p->K_dx = l->oc * k * k;

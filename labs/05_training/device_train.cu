@@ -15,8 +15,8 @@
  * element-wise or row-wise passes: those are yours.
  *
  * Kernels here (one thread per element of what they write, except im2col):
- *   im2col_kernel     cols (C*k*k, B*P) from x (B, C, H, W), B samples
- *                     (a chunk); a thread per
+ *   im2col_kernel     cols (C*k*k, B*P; rows B*P + 16 floats apart) from
+ *                     x (B, C, H, W), B samples (a chunk); a thread per
  *                     output pixel and channel writes its k*k rows
  *   col2im_kernel     dx (B, C, H, W) gathered from dcols
  *   from_rows_kernel  (OC, B*P) -> (B, OC, P)
@@ -55,6 +55,15 @@
  * the price of a few more launches per layer on a GPU. */
 #define L5_CHUNK 32
 
+/* Floats between rows of cols: a chunk's B*P plus 16, so that the k*k rows
+ * one im2col thread writes do not fall on the same few cache sets (B*P*4
+ * bytes is a multiple of 2048 for conv.0's 32 x 784 pixels). */
+#define L5_COLS_PAD 16
+static inline size_t cols_ld(int Bc, int P)
+{
+    return (size_t)Bc * P + L5_COLS_PAD;
+}
+
 static inline unsigned int blocks_for(size_t n)
 {
     return (unsigned int)((n + THREADS - 1) / THREADS);
@@ -84,16 +93,25 @@ static dim3 plane_grid(dim3 block, int height, int B, int C)
 
 /* cols (C*k*k, B*P): one thread per output pixel (ox, oy) of sample b for
  * channel c, writing its k*k rows (c, ki, kj). */
-__global__ void im2col_kernel(float *cols, const float *x, int B, int C, int H, int W, int k,
-                              int pad, int OH, int OW)
+__global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int H, int W,
+                              int k, int pad, int OH, int OW)
 {
     int ox = threadIdx.x, oy = blockIdx.x * blockDim.y + threadIdx.y;
     int b = blockIdx.y, c = blockIdx.z;
     if (oy >= OH)
         return;
-    size_t BP = (size_t)B * OH * OW;
     const float *plane = x + ((size_t)b * C + c) * H * W;
     float *out = cols + (size_t)c * k * k * BP + (size_t)b * OH * OW + oy * OW + ox;
+    int iy0 = oy - pad, ix0 = ox - pad;
+    if (iy0 >= 0 && iy0 + k <= H && ix0 >= 0 && ix0 + k <= W) {
+        /* the whole window inside the input (every pixel of an unpadded
+         * layer): a plain copy, no test per element */
+        const float *in = plane + iy0 * W + ix0;
+        for (int ki = 0; ki < k; ki++)
+            for (int kj = 0; kj < k; kj++, out += BP)
+                *out = in[ki * W + kj];
+        return;
+    }
     for (int ki = 0; ki < k; ki++) {
         int iy = oy + ki - pad;
         int row_ok = iy >= 0 && iy < H;
@@ -106,16 +124,27 @@ __global__ void im2col_kernel(float *cols, const float *x, int B, int C, int H, 
 
 /* Each input pixel (ix, iy) of sample b, channel c sums the dcols entries it
  * was copied to (no atomics). */
-__global__ void col2im_kernel(float *dx, const float *dcols, int B, int C, int H, int W, int k,
-                              int pad, int OH, int OW)
+__global__ void col2im_kernel(float *dx, const float *dcols, size_t BP, int C, int H, int W,
+                              int k, int pad, int OH, int OW)
 {
     int ix = threadIdx.x, iy = blockIdx.x * blockDim.y + threadIdx.y;
     int b = blockIdx.y, c = blockIdx.z;
     if (iy >= H)
         return;
-    size_t BP = (size_t)B * OH * OW;
     const float *rows = dcols + (size_t)c * k * k * BP + (size_t)b * OH * OW;
     float sum = 0.0f;
+    int oy0 = iy + pad - (k - 1), ox0 = ix + pad - (k - 1);
+    if (oy0 >= 0 && iy + pad < OH && ox0 >= 0 && ix + pad < OW) {
+        /* every (ki, kj) lands inside the output: the same sum in the same
+         * order, no test per term */
+        for (int ki = 0; ki < k; ki++) {
+            const float *r = rows + (size_t)ki * k * BP + (iy + pad - ki) * OW + ix + pad;
+            for (int kj = 0; kj < k; kj++)
+                sum += r[(size_t)kj * BP - kj];
+        }
+        dx[(((size_t)b * C + c) * H + iy) * W + ix] = sum;
+        return;
+    }
     for (int ki = 0; ki < k; ki++) {
         int oy = iy + pad - ki;
         if (oy < 0 || oy >= OH)
@@ -221,7 +250,7 @@ static float *dev_floats(size_t n)
 l5_gpu *l5_gpu_create(const l5_net *net, int max_batch, const float *h_params, double lr)
 {
     l5_gpu *g = (l5_gpu *)calloc(1, sizeof(*g));
-    size_t B = (size_t)max_batch, max_tmp = 1, max_bp = B;
+    size_t B = (size_t)max_batch, max_tmp = 1, max_bp = B, max_ckk = 1;
     if (!g) {
         fprintf(stderr, "out of memory\n");
         exit(1);
@@ -246,6 +275,8 @@ l5_gpu *l5_gpu_create(const l5_net *net, int max_batch, const float *h_params, d
         if (l->kind == L5_MAXPOOL)
             LAB_CHECK(cudaMalloc(&g->d_argmax[i], sizeof(int) * B * l5_layer_out_size(l)));
         if (l->kind == L5_CONV) {
+            size_t ckk = (size_t)l->c * l->k * l->k;
+            max_ckk = ckk > max_ckk ? ckk : max_ckk;
             size_t bp = B * (size_t)l->oh * l->ow;
             max_tmp = bp * l->oc > max_tmp ? bp * l->oc : max_tmp;
             max_bp = bp > max_bp ? bp : max_bp;
@@ -253,7 +284,7 @@ l5_gpu *l5_gpu_create(const l5_net *net, int max_batch, const float *h_params, d
     }
     g->d_x = g->d_act[0];
     LAB_CHECK(cudaMalloc(&g->d_y, sizeof(int) * B));
-    g->d_cols = dev_floats((B < L5_CHUNK ? B : L5_CHUNK) * net->max_cols);
+    g->d_cols = dev_floats((B < L5_CHUNK ? B : L5_CHUNK) * net->max_cols + max_ckk * L5_COLS_PAD);
     g->d_tmp = dev_floats(max_tmp);
     g->d_dtmp = dev_floats(max_tmp);
     g->d_ones = dev_floats(max_bp);
@@ -308,8 +339,8 @@ static int chunk_of(int B, int s0)
 static void im2col(l5_gpu *g, const l5_layer *l, const float *x, int Bc)
 {
     dim3 block = plane_block(l->ow);
-    im2col_kernel<<<plane_grid(block, l->oh, Bc, l->c), block>>>(g->d_cols, x, Bc, l->c, l->h, l->w,
-                                                                 l->k, l->pad, l->oh, l->ow);
+    im2col_kernel<<<plane_grid(block, l->oh, Bc, l->c), block>>>(
+        g->d_cols, cols_ld(Bc, l->oh * l->ow), x, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
     LAB_CHECK_LAUNCH();
 }
 
@@ -323,7 +354,8 @@ static void conv_forward(l5_gpu *g, const l5_layer *l, const float *x, float *y,
     for (int s0 = 0; s0 < B; s0 += L5_CHUNK) {
         int Bc = chunk_of(B, s0);
         im2col(g, l, x + s0 * in, Bc);
-        gemm_rm(g->blas, 0, 0, l->oc, Bc * P, CKK, W, g->d_cols, g->d_tmp); /* (OC, Bc*P) */
+        gemm_rm_ld(g->blas, 0, 0, l->oc, Bc * P, CKK, W, CKK, g->d_cols, (int)cols_ld(Bc, P), 0.0f,
+                   g->d_tmp, Bc * P); /* (OC, Bc*P) */
         from_rows_kernel<<<dim3(blocks_for(P), l->oc, Bc), THREADS>>>(y + (size_t)s0 * l->oc * P,
                                                                       g->d_tmp, Bc, l->oc, P);
         LAB_CHECK_LAUNCH();
@@ -347,15 +379,16 @@ static void conv_backward(l5_gpu *g, const l5_layer *l, const float *x, const fl
         const float *dout = g->d_dtmp + (size_t)s0 * P; /* (OC, Bc*P) inside (OC, B*P) */
         im2col(g, l, x + s0 * in, Bc);
         /* dW (+)= dout . cols^T, the chunks added in order */
-        gemm_rm_ld(g->blas, 0, 1, l->oc, CKK, Bc * P, dout, BP, g->d_cols, Bc * P, s0 ? 1.0f : 0.0f,
+        gemm_rm_ld(g->blas, 0, 1, l->oc, CKK, Bc * P, dout, BP, g->d_cols, (int)cols_ld(Bc, P),
+                   s0 ? 1.0f : 0.0f,
                    g->model.grads + tw->offset, CKK);
         if (!dx)
             continue;
         /* dcols (C*k*k, Bc*P) = W^T . dout, into cols, then added back to dx */
         gemm_rm_ld(g->blas, 1, 0, CKK, Bc * P, l->oc, g->model.params + tw->offset, CKK, dout, BP,
-                   0.0f, g->d_cols, Bc * P);
+                   0.0f, g->d_cols, (int)cols_ld(Bc, P));
         col2im_kernel<<<plane_grid(in_block, l->h, Bc, l->c), in_block>>>(
-            dx + s0 * in, g->d_cols, Bc, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
+            dx + s0 * in, g->d_cols, cols_ld(Bc, P), l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
         LAB_CHECK_LAUNCH();
     }
 }
