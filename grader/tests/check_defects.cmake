@@ -202,6 +202,20 @@ defect(lab05-relu-host-loop lab05 05_training/kernels.cu
   "one step under memcheck"
   "SIGSEGV.*its stderr: \"host code (read|wrote) .*device memory at 05_training/kernels.cu:[0-9]+: address")
 
+# Adam's moments never zeroed: the gradients are right, the parameters after Adam NaN.
+defect(lab05-moments-not-zeroed lab05 05_training/to_device.cu
+  [=[    LAB_CHECK(cudaMemset(d->m, 0, bytes)); /* Adam starts from zero moments */
+    LAB_CHECK(cudaMemset(d->v, 0, bytes));]=]
+  ""
+  "every parameter after Adam"
+  "parameters after Adam are NaN: Adam's moments m and v must start at zero .*model_to_device in to_device.cu")
+# The labels never copied to the device: not softmax's fault.
+defect(lab05-labels-not-copied lab05 05_training/to_device.cu
+  [=[    LAB_CHECK(cudaMemcpy(d_y, h_y, sizeof(int) * (size_t)B, cudaMemcpyHostToDevice));]=]
+  [=[    (void)h_y;]=]
+  "one step [(]batch 16[)]: the loss and every gradient"
+  "labels never reached the device .*batch_to_device in to_device.cu")
+
 # ---- lab 01 -----------------------------------------------------------------------
 set(student_files_lab01 "01_devices/devices.c")
 # cudaMemGetInfo without cudaSetDevice: every device gets device 0's memory, which the
