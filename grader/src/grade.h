@@ -20,6 +20,7 @@ typedef struct options {
     char self[4096];     /* this program */
     char self_dir[4096]; /* where it is: gpulab-gpu-query is beside it */
     const char *lab;
+    const char *check; /* --check: only the checks whose name contains it */
     const char *json, *junit, *gradescope, *summary;
     double time_limit; /* overrides every check's, when > 0 */
     int quiet;
