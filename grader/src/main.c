@@ -247,7 +247,7 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
     if (!sets_model)
         envp[n_env++] = "GPULAB_SIM_MODEL=off";
     if (c.memcheck && !strcmp(backend, "sim"))
-        envp[n_env++] = "GPULAB_SIM_CHECK=memcheck";
+        envp[n_env++] = c.memcheck > 1 ? "GPULAB_SIM_CHECK=all" : "GPULAB_SIM_CHECK=memcheck";
     /* The simulator marks its own lines with this key, which the program cannot read
      * (sim_report.h): judges count only lines that carry it. */
     if (!strcmp(backend, "sim") && grade_sim_report_key(c.sim_key, sizeof(c.sim_key)) == 0) {
@@ -276,7 +276,10 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
                      "printed more than %d MiB to %s: a graded run must not flood its output",
                      GRADE_OUTPUT_KEPT >> 20, run.out_truncated ? "stdout" : "stderr");
         } else if (c.memcheck && memcheck_report(why, sizeof(why), run.err, c.sim_key)) {
-            snprintf(res->reason, sizeof(res->reason), "memcheck: %.480s", why);
+            grade_sim_short_paths(why);
+            snprintf(res->reason, sizeof(res->reason), "%s: %.*s%s%.200s",
+                     c.memcheck > 1 ? "memcheck, racecheck, synccheck, initcheck" : "memcheck",
+                     c.check_hint[0] ? 260 : 440, why, c.check_hint[0] ? " — " : "", c.check_hint);
         } else if (c.memcheck && !strcmp(backend, "sim") &&
                    !memcheck_ran(why, sizeof(why), run.err, c.sim_key)) {
             snprintf(res->reason, sizeof(res->reason), "%.500s", why);
