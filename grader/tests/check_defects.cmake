@@ -203,6 +203,7 @@ defect(lab03-full-blocks-launch lab03 03_kernels/kernels.cu
   "vec_add, N = 5466, 1024 threads"
   "grid_x.*ceil_div rounds up [(]TODO 1[)] and vec_add [(]kernels.cu[)] launches ceil_div[(]n, threads[)] blocks")
 starter(lab03 "vec_add, N = 5466, 32 threads" "ceil_div rounds up [(]TODO 1[)]"
+              "vec_add, N = 5466, 1024 threads" "ceil_div rounds up [(]TODO 1[)]"
               "grid-stride, N = 1000 on 64 blocks" "still the stub [(]TODO 3")
 
 # ---- lab 04 -----------------------------------------------------------------------
@@ -258,7 +259,21 @@ defect(lab04-v3-early-return lab04 04_matvec/matvec.cu
     // No early return]=]
   "v3: the awkward shapes"
   "initcheck: Uninitialized __shared__ memory read .* in 04_matvec/matvec.cu:[0-9]+ .* — .*no early return")
+# v2 with lanes that have no column returning early: at M = 1 only lane 0 stays, and
+# warp_sum's full-mask shuffles wait for lanes that have left.
+defect(lab04-v2-lane-return lab04 04_matvec/matvec.cu
+  [=[    const float *a = A + (size_t)row * M;
+    float sum = 0.0f;
+    for (int j = lane; j < M; j += WARP_SIZE)]=]
+  [=[    if (lane >= M)
+        return;
+    const float *a = A + (size_t)row * M;
+    float sum = 0.0f;
+    for (int j = lane; j < M; j += WARP_SIZE)]=]
+  "v2: the awkward shapes"
+  "synccheck, initcheck: Barrier error detected. Divergent thread.s. in warp at matvec_kernel2 in 04_matvec/matvec.cu:[0-9]+ .* — all 32 lanes of a warp must reach warp_sum.s shuffles")
 starter(lab04 "v2 coalesced" "matvec_kernel2 in matvec.cu still the TODO"
+              "v2 warp per row: the seed's" "matvec_kernel2 in matvec.cu still the TODO"
               "v3: the awkward shapes" "matvec_kernel3 in matvec.cu still the TODO")
 
 # ---- lab 05 -----------------------------------------------------------------------
@@ -294,7 +309,9 @@ defect(lab05-labels-not-copied lab05 05_training/to_device.cu
   [=[    (void)h_y;]=]
   "one step (batch 16): the loss and every gradient"
   "labels never reached the device .*batch_to_device in to_device.cu")
-starter(lab05 "logits near +200" "to_device.cu"
+starter(lab05 "logits near +200" "model_to_device left the model's device vectors NULL"
+              "every parameter after Adam" "model_to_device left the model's device vectors NULL"
+              "one step (batch 16): the loss and every gradient" "model_to_device left the model's device vectors NULL"
               "one step under memcheck" "model_to_device left the model's device vectors NULL")
 
 # ---- lab 01 -----------------------------------------------------------------------
