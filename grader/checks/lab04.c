@@ -57,6 +57,9 @@ typedef struct lab04_ctx {
     int cuda;          /* graded on the cuda backend: nothing counts sectors */
     float *A, *B;      /* matmul: A (n, k), B (k, m) */
     int n, k, m;
+    /* mat-vec: each output's A (N, M) and v, for the likely cause of a wrong u */
+    float *mv_A[GRADE_MAX_OUTPUTS], *mv_v[GRADE_MAX_OUTPUTS];
+    int mv_N[GRADE_MAX_OUTPUTS], mv_M[GRADE_MAX_OUTPUTS];
 } lab04_ctx;
 
 static void ctx_free(void *p)
@@ -64,6 +67,10 @@ static void ctx_free(void *p)
     lab04_ctx *x = p;
     for (int i = 0; i < x->n_outputs; i++)
         lab_npy_free(&x->outputs[i].expected);
+    for (int i = 0; i < GRADE_MAX_OUTPUTS; i++) {
+        free(x->mv_A[i]);
+        free(x->mv_v[i]);
+    }
     free(x->A);
     free(x->B);
     free(x);
@@ -98,9 +105,92 @@ static int take_outputs(grade_case *c, char *why, size_t len)
     return 0;
 }
 
+/* The shuffle offsets whose bits are (or are not) in mask, as "16, 8, 1". */
+static void offsets_text(char *buf, size_t len, int mask, int in)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int off = 16; off >= 1; off /= 2)
+        if (((mask & off) != 0) == in && n < len)
+            n += (size_t)snprintf(buf + n, len - n, "%s%d", n ? ", " : "", off);
+    if (!buf[0])
+        snprintf(buf, len, "none");
+}
+
+/*
+ * v2 and v3 give row r's products A[r][j] v[j] to lane j % 32, and warp_sum
+ * adds the 32 lanes' partial sums with __shfl_down_sync by 16, 8, 4, 2 and 1.
+ * With some of those offsets left out, lane 0 ends with the sum over the lanes
+ * whose index uses only the offsets' bits; a shuffle by 32 or more (or
+ * __shfl_up_sync, which lane 0 reads from itself) doubles lane 0's value
+ * instead. Whether every row of got is one of those (the right sum excluded),
+ * and the sentence saying which, into buf. 1 when recognised.
+ */
+static int shuffle_cause(char *buf, size_t len, const float *got, const float *A, const float *v,
+                         int N, int M, double atol)
+{
+    double *part = calloc((size_t)N * 32, sizeof(double)), *abs_part;
+    int found = 0;
+    if (!part || N <= 0 || M < 2)
+        goto done;
+    abs_part = calloc((size_t)N * 32, sizeof(double));
+    if (!abs_part)
+        goto done;
+    for (int r = 0; r < N; r++)
+        for (int j = 0; j < M; j++) {
+            double t = (double)A[(size_t)r * M + j] * v[j];
+            part[(size_t)r * 32 + j % 32] += t;
+            abs_part[(size_t)r * 32 + j % 32] += fabs(t);
+        }
+    for (int mask = 31; mask >= 0 && !found; mask--)
+        for (int twice = 0; twice <= 5 && !found; twice++) {
+            if (mask == 31 && twice == 0)
+                continue; /* the right sum */
+            double scale = (double)(1 << twice);
+            int all = 1, differs = 0;
+            for (int r = 0; all && r < N; r++) {
+                double s = 0.0, right = 0.0, bound = 0.0;
+                for (int l = 0; l < 32; l++) {
+                    right += part[(size_t)r * 32 + l];
+                    if ((l & ~mask) == 0) {
+                        s += part[(size_t)r * 32 + l];
+                        bound += abs_part[(size_t)r * 32 + l];
+                    }
+                }
+                double tol = scale * (atol + ldexp(bound, -20));
+                all = fabs((double)got[r] - scale * s) <= tol;
+                differs |= fabs(scale * s - right) > tol;
+            }
+            if (!all || !differs)
+                continue;
+            char used[40], missing[40];
+            offsets_text(used, sizeof(used), mask, 1);
+            offsets_text(missing, sizeof(missing), mask, 0);
+            int lanes = 1 << __builtin_popcount((unsigned)mask);
+            if (twice == 0)
+                snprintf(buf, len,
+                         "each u[row] is the sum of only %d of its warp's 32 lane partial sums, "
+                         "as shuffles by %s alone give (%s missing): warp_sum in matvec.cu must "
+                         "add __shfl_down_sync(0xffffffffu, x, offset) for offset = 16, 8, 4, 2, 1",
+                         lanes, used, missing);
+            else
+                snprintf(buf, len,
+                         "each u[row] is %d times the sum of %d of its warp's 32 lane partial "
+                         "sums: a shuffle by 32 or more (or __shfl_up_sync) hands lane 0 its own "
+                         "value, which it adds again; warp_sum in matvec.cu must add "
+                         "__shfl_down_sync(0xffffffffu, x, offset) for offset = 16, 8, 4, 2, 1",
+                         1 << twice, lanes);
+            found = 1;
+        }
+    free(abs_part);
+done:
+    free(part);
+    return found;
+}
+
 /* After grade_judge_output's reason for a wrong output, the likely cause. */
-static void add_cause(const lab04_ctx *x, const grade_output *o, const char *path, char *why,
-                      size_t len)
+static void add_cause(const lab04_ctx *x, int at, const grade_output *o, const char *path,
+                      char *why, size_t len)
 {
     lab_npy_array got;
     lab_error err;
@@ -118,8 +208,11 @@ static void add_cause(const lab04_ctx *x, const grade_output *o, const char *pat
             for (size_t i = 0; i < got.count; i++)
                 if (isnan(g[i]) && nan++ == 0)
                     first = i;
-            lab04_matvec_hint(cause, sizeof(cause), x->version, nan, got.count, first,
-                              "build/bin/lab04-sim-student");
+            if (nan || x->version == 1 || !x->mv_A[at] ||
+                !shuffle_cause(cause, sizeof(cause), g, x->mv_A[at], x->mv_v[at], x->mv_N[at],
+                               x->mv_M[at], o->atol))
+                lab04_matvec_hint(cause, sizeof(cause), x->version, nan, got.count, first,
+                                  "build/bin/lab04-sim-student");
         }
         if (cause[0] && used + 4 < len)
             snprintf(why + used, len - used, " — %s", cause);
@@ -141,7 +234,7 @@ static int judge(const grade_case *c, const grade_json_object *result, const cha
         const grade_output *o = &x->outputs[i];
         snprintf(path, sizeof(path), "%s/%s.npy", outdir, o->name);
         if (!grade_judge_output(path, o, why, len)) {
-            add_cause(x, o, path, why, len);
+            add_cause(x, i, o, path, why, len);
             return 0;
         }
     }
@@ -162,6 +255,7 @@ static int matvec_problem(grade_case *c, const grade_env *env, int N, int M, con
     char name[48];
     lab_rng rng;
     int rc = -1;
+    lab04_ctx *x = ctx_of(c, why, len);
     if (!A || !v || !u) {
         snprintf(why, len, "out of memory");
         free(u);
@@ -195,6 +289,11 @@ static int matvec_problem(grade_case *c, const grade_env *env, int N, int M, con
     snprintf(name, sizeof(name), "u%s", suffix);
     rc = grade_expect_output(c, name, LAB_DTYPE_F32, 1, u_shape, u, gamma_f32(M + 1) * worst, 0.0,
                              why, len);
+    if (rc == 0 && x && c->n_outputs > 0) { /* A and v, for a wrong u's likely cause */
+        int at = c->n_outputs - 1;
+        x->mv_A[at] = A, x->mv_v[at] = v, x->mv_N[at] = N, x->mv_M[at] = M;
+        A = v = NULL;
+    }
 free_inputs:
     free(A);
     free(v);
@@ -227,7 +326,8 @@ static int seed_shape(grade_case *c, const grade_env *env, char *why, size_t len
 /* Shapes whose N and M are no multiple of a block (256, 1024 threads), a
  * warp (32) or a tile of v (256): a single row, a single column, M > 1024.
  * Under memcheck on the sim backend, so a read past a row's end is reported
- * even when it happens to land in the next row. */
+ * even when it happens to land in the next row (v2 and v3: under all four of
+ * the simulator's checks). */
 static const int awkward[][2] = { { 1, 1 },    { 1, 1500 }, { 1000, 1 },
                                   { 777, 33 }, { 3, 1025 }, { 2049, 257 } };
 
@@ -246,7 +346,19 @@ static int awkward_shapes(grade_case *c, const grade_env *env, char *why, size_t
             return -1;
     }
     grade_expect_fact_int(c, "problems", k, "one u_<N>x<M>.npy per row of shapes.npy");
-    c->memcheck = 1;
+    /* v2 and v3 share a warp's values and v3 a block's tile: racecheck, synccheck and
+     * initcheck too, so a missing barrier, an early return or a read of a tile element no
+     * thread loaded is reported where it happens, not only as a wrong u. */
+    c->memcheck = version == 1 ? 1 : 2;
+    if (version == 2)
+        snprintf(c->check_hint, sizeof(c->check_hint),
+                 "all 32 lanes of a warp must reach warp_sum's shuffles together "
+                 "(matvec_kernel2 in matvec.cu)");
+    else if (version == 3)
+        snprintf(c->check_hint, sizeof(c->check_hint),
+                 "every thread must load its element of each tile and reach both "
+                 "__syncthreads(): no early return, and a barrier before the next tile "
+                 "overwrites the last (matvec_kernel3 in matvec.cu)");
     return take_outputs(c, why, len);
 }
 
@@ -276,7 +388,13 @@ static int judge_coalescing(const lab04_ctx *x, const char *key, const char *err
     }
     snprintf(kernel, sizeof(kernel), "matvec_kernel%d", x->version);
     grade_sim_report_parse(&rep, err, key);
-    if (grade_sim_report_kernel(&rep, kernel, &k) == 0) {
+    /* The version's own kernel; when the program ran another in its place (v1's kernel for
+     * v2), the loads of what it did run are what this check measures. */
+    if (grade_sim_report_kernel(&rep, kernel, &k) == 0 && rep.n_launches > 0 &&
+        grade_sim_report_kernel(&rep, NULL, &k) > 0)
+        snprintf(kernel, sizeof(kernel), "%.31s",
+                 rep.n_launches == 1 ? rep.launch[0].kernel : "the kernels it launched");
+    if (rep.n_launches == 0) {
         snprintf(why, len,
                  "the simulator counted no launch of %s (%d launch%s in all): u was not computed "
                  "by matvec.cu's %s, or its counts never reached the run's stderr",
@@ -296,10 +414,10 @@ static int judge_coalescing(const lab04_ctx *x, const char *key, const char *err
     if (got > allowed) {
         snprintf(why, len,
                  "v%d is not coalesced: %.2f sectors per warp load (%lld sectors / %lld "
-                 "requests, counted by the simulator in matvec_kernel%d, matvec.cu), at most %.2f allowed (%.2f x %d, the least a warp's load of %d "
-                 "neighbouring floats touches); neighbouring lanes must read neighbouring "
-                 "floats of a row",
-                 x->version, got, sectors, requests, x->version, allowed, COALESCED_FACTOR, least,
+                 "requests, counted by the simulator in %s, matvec.cu), at most %.2f allowed "
+                 "(%.2f x %d, the least a warp's load of %d neighbouring floats touches); "
+                 "neighbouring lanes must read neighbouring floats of a row",
+                 x->version, got, sectors, requests, kernel, allowed, COALESCED_FACTOR, least,
                  x->M < 32 ? x->M : 32);
         return 0;
     }
@@ -386,12 +504,12 @@ static const grade_check checks[] = {
     { "v1: N, M = 1x1, 1x1500, 1000x1, 777x33, 3x1025, 2049x257 (memcheck on sim)",
       10, 120, awkward_shapes, { { 1 } } },
     { "v2 warp per row: the seed's N = 100000, M = 100", 10, 120, seed_shape, { { 2 } } },
-    { "v2: the awkward shapes (memcheck on sim)", 10, 120, awkward_shapes, { { 2 } } },
+    { "v2: the awkward shapes (all four sim checks)", 10, 120, awkward_shapes, { { 2 } } },
     { "v2 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)",
       10, 120, coalescing, { { 2 } } },
     { "v3 shared-memory tiles of v: the seed's N = 100000, M = 100",
       10, 120, seed_shape, { { 3 } } },
-    { "v3: the awkward shapes (memcheck on sim)", 10, 120, awkward_shapes, { { 3 } } },
+    { "v3: the awkward shapes (all four sim checks)", 10, 120, awkward_shapes, { { 3 } } },
     { "v3 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)",
       10, 120, coalescing, { { 3 } } },
     { "matmul_cublas: row-major C = A B, (300, 200) x (200, 100)",

@@ -22,6 +22,7 @@
 
 #include "lab/rng.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,54 @@ static int judge_tensor(const char *outdir, const char *prefix, const l5_tensor 
     return grade_judge_output(path, &o, why, len);
 }
 
+/* The sum, over the classes, of the gradient of the output layer's bias the
+ * program wrote: mean over the batch of sum_j (softmax_j - onehot_j), which is
+ * 0 when each sample's label is one of the classes and 1 when none is (labels
+ * that never reached the device: the simulator's fresh memory reads -1). NAN
+ * when the file cannot be read. */
+static double last_bias_grad_sum(const l5_net *net, const char *outdir)
+{
+    const l5_tensor *bias = &net->tensor[net->n_tensors - 1];
+    char path[4300];
+    lab_npy_array a;
+    lab_error e;
+    double sum = 0.0;
+    snprintf(path, sizeof(path), "%s/grad_%s.npy", outdir, bias->name);
+    if (lab_npy_read(&a, path, &e) != LAB_OK)
+        return NAN;
+    if (a.dtype != LAB_DTYPE_F32 || a.count != bias->count)
+        sum = NAN;
+    for (size_t i = 0; i < a.count && !isnan(sum); i++)
+        sum += ((const float *)a.data)[i];
+    lab_npy_free(&a);
+    return sum;
+}
+
+/* A cause the numbers show better than where the gradients go wrong: labels
+ * never copied, or Adam's moments never zeroed. 1 with it in cause. */
+static int known_cause(const step_ctx *x, const char *outdir, const char *first, int grads_ok,
+                       char *cause, size_t len)
+{
+    double s = last_bias_grad_sum(&x->net, outdir);
+    if (!grads_ok && fabs(s - 1.0) < 0.05) {
+        snprintf(cause, len,
+                 "the output bias's gradient sums to %.3f over the classes, not 0: no sample's "
+                 "label matched a class, so the labels never reached the device — "
+                 "batch_to_device in to_device.cu must copy h_y to d_y",
+                 s);
+        return 1;
+    }
+    if (grads_ok && !x->grads_check && strstr(first, "nan")) {
+        snprintf(cause, len,
+                 "the loss and every gradient are right, but the parameters after Adam are NaN: "
+                 "Adam's moments m and v must start at zero — model_to_device in to_device.cu "
+                 "must cudaMemset them (cudaMalloc leaves memory as it is; the simulator's reads "
+                 "as NaN)");
+        return 1;
+    }
+    return 0;
+}
+
 /*
  * The loss and every gradient (or every parameter after Adam) against the
  * CPU trainer's. A wrong step is explained as the demo explains it
@@ -128,12 +177,14 @@ static int judge_step(const grade_case *c, const grade_json_object *result, cons
         }
         if (params_ok)
             return 1;
-        if (all)
+        if (known_cause(x, outdir, first, all, cause, sizeof(cause))) {
+            /* the cause is known */
+        } else if (all) {
             snprintf(cause, sizeof(cause),
                      "the loss and every gradient are right, so the Adam step is not: adam_kernel "
                      "in kernels.cu (or model_to_host in to_device.cu copying the parameters "
                      "back)");
-        else {
+        } else {
             char d[600];
             l5_diagnose_grads(net, loss_ok, grad_ok, d, sizeof(d));
             snprintf(cause, sizeof(cause), "the gradients are already wrong: %s", d);
@@ -141,7 +192,8 @@ static int judge_step(const grade_case *c, const grade_json_object *result, cons
     } else {
         if (all)
             return 1;
-        l5_diagnose_grads(net, loss_ok, grad_ok, cause, sizeof(cause));
+        if (!known_cause(x, outdir, first, 0, cause, sizeof(cause)))
+            l5_diagnose_grads(net, loss_ok, grad_ok, cause, sizeof(cause));
     }
     if (x->shift) {
         snprintf(why, len,

@@ -104,6 +104,10 @@ static pid_t start_one(const options *o, const submission *s, const char *slot_d
         argv[n++] = "--lab";
         argv[n++] = o->lab;
     }
+    if (o->check) {
+        argv[n++] = "--check";
+        argv[n++] = o->check;
+    }
     if (o->time_limit > 0) {
         argv[n++] = "--time-limit";
         argv[n++] = limit;

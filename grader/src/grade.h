@@ -28,6 +28,7 @@ typedef struct options {
     char self[4096];     /* this program */
     char self_dir[4096]; /* where it is: gpulab-gpu-query is beside it */
     const char *lab;
+    const char *check; /* --check: only the checks whose name contains it */
     const char *json, *junit, *gradescope, *summary;
     double time_limit; /* overrides every check's, when > 0 */
     /* A submission's build: CPU seconds and MiB of memory per process, seconds in all (0: the

@@ -114,7 +114,7 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
     if (!sets_model)
         envp[n_env++] = "GPULAB_SIM_MODEL=off";
     if (c.memcheck && !strcmp(backend, "sim"))
-        envp[n_env++] = "GPULAB_SIM_CHECK=memcheck";
+        envp[n_env++] = c.memcheck > 1 ? "GPULAB_SIM_CHECK=all" : "GPULAB_SIM_CHECK=memcheck";
     /* The simulator marks its own lines with this key, which the program cannot read
      * (sim_report.h): judges count only lines that carry it. */
     if (!strcmp(backend, "sim") && grade_sim_report_key(c.sim_key, sizeof(c.sim_key)) == 0) {
@@ -165,7 +165,10 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
                      "printed more than %d MiB to %s: a graded run must not flood its output",
                      GRADE_OUTPUT_KEPT >> 20, run.out_truncated ? "stdout" : "stderr");
         } else if (c.memcheck && grade_memcheck_report(why, sizeof(why), run.err, c.sim_key)) {
-            snprintf(res->reason, sizeof(res->reason), "memcheck: %.480s", why);
+            grade_sim_short_paths(why);
+            snprintf(res->reason, sizeof(res->reason), "%s: %.*s%s%.200s",
+                     c.memcheck > 1 ? "memcheck, racecheck, synccheck, initcheck" : "memcheck",
+                     c.check_hint[0] ? 260 : 440, why, c.check_hint[0] ? " — " : "", c.check_hint);
         } else if (c.memcheck && !strcmp(backend, "sim") &&
                    !grade_memcheck_ran(why, sizeof(why), run.err, c.sim_key)) {
             snprintf(res->reason, sizeof(res->reason), "%.500s", why);
@@ -211,6 +214,12 @@ int grade_wanted(const options *o, const grade_lab *lab)
     return o->lab ? strcmp(o->lab, lab->name) == 0 : !grade_lab_internal(lab);
 }
 
+/* Whether to grade check: every one, or those whose name holds --check's text. */
+static int grade_check_wanted(const options *o, const grade_check *check)
+{
+    return !o->check || strstr(check->name, o->check) != NULL;
+}
+
 /* Whether the lab's solution program is in o->bin for backend. */
 static int solution_built(const options *o, const char *backend, const grade_lab *lab)
 {
@@ -237,7 +246,8 @@ static void grade_programs(const options *o, grade_report *report, const char *b
         if (!grade_wanted(o, &labs_[i]))
             continue;
         int solution = grade_solution(o, report->backend, &labs_[i]);
-        total += labs_[i].n_checks * (o->student + solution);
+        for (int k = 0; k < labs_[i].n_checks; k++)
+            total += grade_check_wanted(o, &labs_[i].checks[k]) * (o->student + solution);
         without_solutions |= o->solution && !solution;
     }
     if (without_solutions && !o->quiet)
@@ -260,6 +270,8 @@ static void grade_programs(const options *o, grade_report *report, const char *b
                 grade_build_failure(build_log, labs_[i].name, labs_[i].dir, built_why,
                                     sizeof(built_why));
             for (int k = 0; k < labs_[i].n_checks; k++) {
+                if (!grade_check_wanted(o, &labs_[i].checks[k]))
+                    continue;
                 grade_result res;
                 grade_one(&res, o, report->backend, &labs_[i], &labs_[i].checks[k], variants[v]);
                 if (built_why[0] && !strncmp(res.reason, "program not built", 17))
@@ -406,9 +418,18 @@ int main(int argc, char **argv)
         return 2;
     }
     const grade_lab *labs_ = grade_labs(&n_labs);
-    int found = 0;
-    for (int i = 0; i < n_labs; i++)
-        found += grade_wanted(&o, &labs_[i]);
+    int found = 0, checks = 0;
+    for (int i = 0; i < n_labs; i++) {
+        if (!grade_wanted(&o, &labs_[i]))
+            continue;
+        found++;
+        for (int k = 0; k < labs_[i].n_checks; k++)
+            checks += grade_check_wanted(&o, &labs_[i].checks[k]);
+    }
+    if (found && o.check && !checks) {
+        fprintf(stderr, "gpulab-grade: --check %s: no check's name contains it\n", o.check);
+        return 2;
+    }
     if (!found) {
         fprintf(stderr, "gpulab-grade: no lab named %s; the labs are:", o.lab);
         for (int i = 0; i < n_labs; i++)

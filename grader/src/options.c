@@ -51,6 +51,8 @@ void grade_usage(FILE *f, int has_solutions)
             "  --seed N         inputs from seed N (default: the public seed %llu); keep\n"
             "                   a seed of your own for hidden tests\n"
             "  --lab NAME       one lab only (lab01 ... lab05)\n"
+            "  --check TEXT     only the checks whose name contains TEXT (with --lab: one\n"
+            "                   check, as when looking into a failed one)\n"
             "  --time-limit S   seconds of wall time for every run (default: per check)\n"
             "  --bin DIR        where the lab programs are (default: beside gpulab-grade)\n"
             "  --source DIR     the kit's sources, for --submission and --batch (default: %s)\n"
@@ -96,6 +98,7 @@ enum {
     OPT_TIME_LIMIT,
     OPT_BIN,
     OPT_LAB,
+    OPT_CHECK,
     OPT_JSON,
     OPT_JUNIT,
     OPT_GRADESCOPE,
@@ -124,6 +127,7 @@ static const struct option long_options[] = {
     { "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
     { "bin", required_argument, NULL, OPT_BIN },
     { "lab", required_argument, NULL, OPT_LAB },
+    { "check", required_argument, NULL, OPT_CHECK },
     { "json", required_argument, NULL, OPT_JSON },
     { "junit", required_argument, NULL, OPT_JUNIT },
     { "gradescope", required_argument, NULL, OPT_GRADESCOPE },
@@ -227,6 +231,9 @@ static int set_option(options *o, int opt, const char *v)
         break;
     case OPT_LAB:
         o->lab = v;
+        break;
+    case OPT_CHECK:
+        o->check = v;
         break;
     case OPT_JSON:
         o->json = v;

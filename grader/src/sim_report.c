@@ -137,3 +137,15 @@ int grade_sim_report_key(char *buf, size_t len)
         snprintf(buf + 2 * i, 3, "%02x", raw[i]);
     return 0;
 }
+
+void grade_sim_short_paths(char *s)
+{
+    static const char copy[] = "gpulab-submission/";
+    char *at;
+    while ((at = strstr(s, copy)) != NULL) {
+        char *from = at;
+        while (from > s && from[-1] != ' ' && from[-1] != '(' && from[-1] != '"')
+            from--;
+        memmove(from, at + sizeof(copy) - 1, strlen(at + sizeof(copy) - 1) + 1);
+    }
+}

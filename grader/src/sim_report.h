@@ -45,6 +45,10 @@ void grade_sim_report_parse(grade_sim_report *r, const char *err, const char *ke
  * into out; returns how many there were. */
 int grade_sim_report_kernel(const grade_sim_report *r, const char *name, grade_sim_launch *out);
 
+/* Names paths into a submission's build copy from the lab folder, in place:
+ * "/tmp/x/gpulab-submission/04_matvec/matvec.cu:146" -> "04_matvec/matvec.cu:146". */
+void grade_sim_short_paths(char *s);
+
 /* A fresh random report key for a run (hex), into buf. Returns 0, or -1. */
 int grade_sim_report_key(char *buf, size_t len);
 
