@@ -210,6 +210,20 @@ static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
 static inline double max(double a, double b) { return fmax(a, b); }
+// Mixed signed and unsigned (or float and double) arguments, as CUDA's
+// overloads take them: the unsigned (or double) type wins.
+static inline unsigned min(int a, unsigned b) { return min((unsigned)a, b); }
+static inline unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }
+static inline unsigned max(int a, unsigned b) { return max((unsigned)a, b); }
+static inline unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }
+static inline unsigned long long min(long long a, unsigned long long b) { return min((unsigned long long)a, b); }
+static inline unsigned long long min(unsigned long long a, long long b) { return min(a, (unsigned long long)b); }
+static inline unsigned long long max(long long a, unsigned long long b) { return max((unsigned long long)a, b); }
+static inline unsigned long long max(unsigned long long a, long long b) { return max(a, (unsigned long long)b); }
+static inline double min(float a, double b) { return fmin(a, b); }
+static inline double min(double a, float b) { return fmin(a, b); }
+static inline double max(float a, double b) { return fmax(a, b); }
+static inline double max(double a, float b) { return fmax(a, b); }
 static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
 static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
