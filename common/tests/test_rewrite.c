@@ -104,11 +104,16 @@ static void test_extern_shared(void)
 {
     CHECK_REWRITE("extern __shared__ float s[];\n",
                   "extern __thread float s[] GPULAB_SIM_DYNAMIC_SHARED;\n");
-    CHECK_REWRITE(
-        "__global__ void k(float *x)\n{\n    extern __shared__ float s[];\n"
-        "    s[0] = x[0];\n}\n",
-        "__global__ void k(float *x)\n{\n"
-        "    extern __thread float s[] GPULAB_SIM_DYNAMIC_SHARED;\n    s[0] = x[0];\n}\n");
+    CHECK_REWRITE("__global__ void k(float *x)\n{\n    extern __shared__ float s[];\n"
+                  "    s[0] = x[0];\n}\n",
+                  "__global__ void k(float *x)\n{\n"
+                  "    GPULAB_SIM_DYNAMIC_SHARED_REF(s, float);\n    s[0] = x[0];\n}\n");
+    /* In a function body (where GCC would drop the assembler name in a
+     * template): a reference, alignment dropped, newlines after it. */
+    CHECK_REWRITE("void f()\n{\n    extern __shared__ __align__(16) volatile unsigned int\n"
+                  "        raw[];\n    extern double __shared__ d[];\n}\n",
+                  "void f()\n{\n    GPULAB_SIM_DYNAMIC_SHARED_REF(raw, volatile unsigned int)\n"
+                  ";\n    GPULAB_SIM_DYNAMIC_SHARED_REF(d, double);\n}\n");
     CHECK_REWRITE("extern __shared__ __align__(16) float s[];",
                   "extern __thread __align__(16) float s[] GPULAB_SIM_DYNAMIC_SHARED;");
     CHECK_REWRITE("extern /* c */ __shared__\n  int s[ ] ;",
@@ -188,8 +193,8 @@ static void test_launch_after_extern_shared(void)
     CHECK_EQ_INT(rewrite(src, 0, &res), 0);
     CHECK_STREQ(res.text,
                 HEADER "extern __thread float s[] GPULAB_SIM_DYNAMIC_SHARED;\n"
-                       "__global__ void k(float *x)\n{\n    extern __thread\n"
-                       "        int t[] GPULAB_SIM_DYNAMIC_SHARED;\n    t[0] = 1;\n}\n"
+                       "__global__ void k(float *x)\n{\n"
+                       "    GPULAB_SIM_DYNAMIC_SHARED_REF(t, int)\n;\n    t[0] = 1;\n}\n"
                        "void run(float *x)\n{\n    GPULAB_SIM_LAUNCH((k), \"k\", 10, \"x\")"
                        "(1, 32,\n        32 * sizeof(float))(x);\n}\n");
     CHECK_EQ_INT(count_newlines(res.text), count_newlines(src) + 1);

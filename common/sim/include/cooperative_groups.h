@@ -6,6 +6,7 @@
 // __syncwarp and the *_sync functions; a block's sync is __syncthreads; a
 // grid's sync is the runtime's grid barrier (cudaLaunchCooperativeKernel).
 // Every collective call records the caller's file and line for reports.
+// The tiles and partitions are in cooperative_groups/gpulab_tiles.h.
 // C++11: cuda-samples build with --std=c++11.
 #ifndef GPULAB_SIM_COOPERATIVE_GROUPS_H
 #define GPULAB_SIM_COOPERATIVE_GROUPS_H
@@ -330,17 +331,14 @@ thread_block this_thread_block(block_tile_memory<MaxBlockSize> &)
     return this_thread_block();
 }
 
-// Threads of a warp with a lane mask: what a tile and a coalesced group share.
-class gpulab_warp_group : public thread_group
+// A group that is a part of its parent (a tile or a coalesced group): its
+// size, this thread's rank in it, and its place among its parent's parts.
+class gpulab_part_group : public thread_group
 {
   protected:
-    explicit gpulab_warp_group(const gpulab_sim::cg::warp_part &p) : thread_group(WARP, p) {}
+    gpulab_part_group(kind k, const gpulab_sim::cg::warp_part &p) : thread_group(k, p) {}
 
   public:
-    void sync(GPULAB_SIM_CG_WHERE) const
-    {
-        part_.sync(GPULAB_SIM_CG_AT);
-    }
     unsigned num_threads() const
     {
         return part_.count;
@@ -360,6 +358,19 @@ class gpulab_warp_group : public thread_group
     unsigned meta_group_size() const
     {
         return part_.meta_count;
+    }
+};
+
+// Threads of a warp with a lane mask: what a tile and a coalesced group share.
+class gpulab_warp_group : public gpulab_part_group
+{
+  protected:
+    explicit gpulab_warp_group(const gpulab_sim::cg::warp_part &p) : gpulab_part_group(WARP, p) {}
+
+  public:
+    void sync(GPULAB_SIM_CG_WHERE) const
+    {
+        part_.sync(GPULAB_SIM_CG_AT);
     }
     template <class T>
     T shfl(T var, unsigned src_rank, GPULAB_SIM_CG_WHERE) const
@@ -425,160 +436,12 @@ inline coalesced_group coalesced_threads(GPULAB_SIM_CG_WHERE)
     return coalesced_group(gpulab_sim::cg::coalesced_part(m));
 }
 
-// A tile of more than 32 threads: whole warps. It synchronizes as the block
-// does (__syncthreads), so every tile of the block must reach its sync() at
-// the same place; cg::reduce combines its warps through shared memory.
-class gpulab_large_tile : public thread_group
+} // namespace cooperative_groups
+
+#include "cooperative_groups/gpulab_tiles.h"
+
+namespace cooperative_groups
 {
-  protected:
-    explicit gpulab_large_tile(const gpulab_sim::cg::warp_part &p) : thread_group(TILE, p) {}
-
-  public:
-    void sync(GPULAB_SIM_CG_WHERE) const
-    {
-        gpulab_sim::syncthreads(GPULAB_SIM_CG_AT);
-    }
-    unsigned num_threads() const
-    {
-        return part_.count;
-    }
-    unsigned size() const
-    {
-        return part_.count;
-    }
-    unsigned thread_rank() const
-    {
-        return part_.rank;
-    }
-    unsigned meta_group_rank() const
-    {
-        return part_.meta_rank;
-    }
-    unsigned meta_group_size() const
-    {
-        return part_.meta_count;
-    }
-};
-
-// A tile of Size threads (a power of two, at most 1024) of a block or a
-// larger tile: up to 32, a group of lanes of a warp; above, whole warps.
-template <unsigned Size, class Parent = void>
-class thread_block_tile;
-
-template <unsigned Size, bool Large = (Size > 32)>
-class gpulab_tile;
-
-template <unsigned Size>
-class gpulab_tile<Size, true> : public gpulab_large_tile
-{
-    static_assert(Size <= 1024 && (Size & (Size - 1)) == 0,
-                  "tiled_partition<N>: N must be a power of two from 1 to 1024");
-
-  public:
-    explicit gpulab_tile(const gpulab_sim::cg::warp_part &p) : gpulab_large_tile(p) {}
-    static constexpr unsigned num_threads()
-    {
-        return Size;
-    }
-    static constexpr unsigned size()
-    {
-        return Size;
-    }
-};
-
-template <unsigned Size>
-class gpulab_tile<Size, false> : public gpulab_warp_group
-{
-    static_assert(Size >= 1 && (Size & (Size - 1)) == 0,
-                  "tiled_partition<N>: N must be a power of two from 1 to 1024");
-
-  public:
-    explicit gpulab_tile(const gpulab_sim::cg::warp_part &p) : gpulab_warp_group(p) {}
-    static constexpr unsigned num_threads()
-    {
-        return Size;
-    }
-    static constexpr unsigned size()
-    {
-        return Size;
-    }
-    template <class T>
-    T shfl_xor(T var, unsigned lane_mask, GPULAB_SIM_CG_WHERE) const
-    {
-        return part_.shfl_xor(var, lane_mask, GPULAB_SIM_CG_AT);
-    }
-    operator coalesced_group() const
-    {
-        return coalesced_group(part_);
-    }
-};
-
-template <unsigned Size>
-class thread_block_tile<Size, void> : public gpulab_tile<Size>
-{
-  public:
-    explicit thread_block_tile(const gpulab_sim::cg::warp_part &p) : gpulab_tile<Size>(p) {}
-};
-
-template <unsigned Size, class Parent>
-class thread_block_tile : public thread_block_tile<Size, void>
-{
-  public:
-    explicit thread_block_tile(const gpulab_sim::cg::warp_part &p)
-        : thread_block_tile<Size, void>(p)
-    {
-    }
-};
-
-template <unsigned Size, class Parent>
-thread_block_tile<Size, Parent> tiled_partition(const Parent &parent)
-{
-    return thread_block_tile<Size, Parent>(gpulab_sim::cg::part_of_tile(
-        (unsigned)parent.thread_rank(), (unsigned)parent.num_threads(), Size));
-}
-
-// Tiles of tile_size threads (a power of two, at most 1024) of a block or a tile.
-inline thread_group tiled_partition(const thread_group &parent, unsigned tile_size,
-                                    GPULAB_SIM_CG_WHERE)
-{
-    if (tile_size == 0 || tile_size > 1024 || (tile_size & (tile_size - 1)) != 0)
-        gpulab_sim::cg::misuse("tiled_partition(g, n): n must be a power of two from 1 to 1024; "
-                               "the kernel stops with cudaErrorLaunchFailure",
-                               GPULAB_SIM_CG_AT);
-    return thread_group(tile_size > 32 ? thread_group::TILE : thread_group::WARP,
-                        gpulab_sim::cg::part_of_tile((unsigned)parent.thread_rank(),
-                                                     (unsigned)parent.num_threads(), tile_size));
-}
-
-// The threads of g with the same label (each thread's value).
-template <class Group>
-coalesced_group labeled_partition(const Group &g, int label, GPULAB_SIM_CG_WHERE)
-{
-    coalesced_group c = g;
-    unsigned same =
-        gpulab_sim::cg::coalesced_part(c.gpulab_mask()).match_any(label, GPULAB_SIM_CG_AT);
-    unsigned lanes = 0, m = c.gpulab_mask();
-    for (unsigned k = 0; m; m &= m - 1, k++)
-        if (same & (1u << k))
-            lanes |= 1u << __builtin_ctz(m);
-    return coalesced_group(gpulab_sim::cg::coalesced_part(lanes));
-}
-template <class Group>
-coalesced_group labeled_partition(const Group &g, unsigned label, GPULAB_SIM_CG_WHERE)
-{
-    return labeled_partition(g, (int)label, GPULAB_SIM_CG_AT);
-}
-
-// The threads of g whose predicate is true, or those whose predicate is false.
-template <class Group>
-coalesced_group binary_partition(const Group &g, bool pred, GPULAB_SIM_CG_WHERE)
-{
-    coalesced_group c = g;
-    unsigned m = c.gpulab_mask();
-    unsigned b =
-        (unsigned)gpulab_sim::warp_exchange(gpulab_sim::BALLOT, m, pred, 0, 32, GPULAB_SIM_CG_AT);
-    return coalesced_group(gpulab_sim::cg::coalesced_part(pred ? (b & m) : (~b & m)));
-}
 
 // The threads of the grid of a cooperative launch.
 class grid_group

@@ -118,6 +118,7 @@ enum cudaDeviceAttr {
     cudaDevAttrComputeCapabilityMinor = 76,
     cudaDevAttrManagedMemory = 83,
     cudaDevAttrMultiGpuBoardGroupID = 85,
+    cudaDevAttrHostNativeAtomicSupported = 86,
     cudaDevAttrConcurrentManagedAccess = 89,
     cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
     cudaDevAttrMaxRegistersPerMultiprocessor = 82,

@@ -6,9 +6,64 @@
  */
 #include "rewriter.h"
 
+static int in_function_body(const rewriter *rw, size_t i);
+static int is_punct(const rewriter *rw, size_t i, const char *text);
+
+/* In a function body, `extern __shared__ [__align__(n)] T name[];` becomes
+ * `GPULAB_SIM_DYNAMIC_SHARED_REF(name, T);`, a reference to the buffer (GCC
+ * drops the assembler name of a block-scope extern declaration in a
+ * template, so the form below would not link there). The declaration's
+ * newlines follow it. Returns 1 when done, 0 for a declaration of another
+ * shape (it then takes the form below). */
+static int extern_shared_ref(rewriter *rw, size_t i, size_t shared, size_t semi)
+{
+    if (semi < 4 || rw->t[semi - 1].kind != RW_RBRACKET || rw->t[semi - 2].kind != RW_LBRACKET ||
+        rw->t[semi - 3].kind != RW_IDENT || semi - 3 <= shared ||
+        (rw->t[i].flags & RW_IN_DIRECTIVE) || !in_function_body(rw, i))
+        return 0;
+    size_t name = semi - 3, words = 0;
+    for (size_t j = i + 1; j < name; j++) {
+        if (j == shared)
+            continue;
+        if (is_ident(rw, j, "__align__") || is_ident(rw, j, "__attribute__")) {
+            if (j + 1 >= name || rw->t[j + 1].kind != RW_LPAREN || rw->close[j + 1] == NONE32)
+                return 0;
+            j = rw->close[j + 1];
+            continue;
+        }
+        if (rw->t[j].kind != RW_IDENT && rw->t[j].kind != RW_SCOPE && !is_punct(rw, j, "*") &&
+            rw->t[j].kind != RW_LT && rw->t[j].kind != RW_GT && rw->t[j].kind != RW_COMMA &&
+            rw->t[j].kind != RW_NUMBER)
+            return 0;
+        words += rw->t[j].kind == RW_IDENT;
+    }
+    if (words == 0)
+        return 0;
+    copy_to(rw, rw->t[i].start);
+    gpulab_rw_puts(&rw->out, "GPULAB_SIM_DYNAMIC_SHARED_REF(");
+    gpulab_rw_put(&rw->out, rw->src + rw->t[name].start, rw->t[name].len);
+    gpulab_rw_puts(&rw->out, ",");
+    for (size_t j = i + 1; j < name; j++) {
+        if (j == shared)
+            continue;
+        if (is_ident(rw, j, "__align__") || is_ident(rw, j, "__attribute__")) {
+            j = rw->close[j + 1];
+            continue;
+        }
+        gpulab_rw_puts(&rw->out, " ");
+        gpulab_rw_put(&rw->out, rw->src + rw->t[j].start, rw->t[j].len);
+    }
+    gpulab_rw_puts(&rw->out, ")");
+    for (size_t b = rw->t[i].start; b < rw->t[semi].start; b++)
+        if (rw->src[b] == '\n')
+            gpulab_rw_puts(&rw->out, "\n");
+    rw->copied = rw->t[semi].start;
+    return 1;
+}
+
 /* `extern __shared__ T name[];` (or `extern T __shared__ name[];`) declares
- * the block's dynamic shared memory.
- * It becomes `extern __thread T name[] GPULAB_SIM_DYNAMIC_SHARED;`, a
+ * the block's dynamic shared memory. Outside a function body it becomes
+ * `extern __thread T name[] GPULAB_SIM_DYNAMIC_SHARED;`, a
  * per-worker buffer the runtime provides (a worker runs one block at a time).
  * The ';' must be on the same kind of line as the `extern` (both code, or the
  * same directive), so that a `#define` without one is left alone rather than
@@ -32,6 +87,8 @@ size_t gpulab_rw_extern_shared(rewriter *rw, size_t i)
         semi++;
     if (semi >= rw->n || rw->t[semi].kind != RW_SEMI)
         return i;
+    if (extern_shared_ref(rw, i, shared, semi))
+        return semi;
     if (shared == i + 1) {
         copy_to(rw, rw->t[shared].start);
         gpulab_rw_puts(&rw->out, "__thread");

@@ -239,6 +239,29 @@ void model_gemms(cudaStream_t stream, const char *fn, const gemm_shape &g, const
                            std::min(std::min(g.m, g.n), std::max(g.k, 1)));
 }
 
+// The common start of an Ex call: the handle and arguments checked (nothing
+// to do, *none, for an empty product or batch), alpha and beta read as the
+// compute type and the pointer mode say, then the operands checked.
+cublasStatus_t begin_ex(cublasHandle_t h, const char *fn, call *c, const gemm_shape &g,
+                        const ex_types &t, cublasGemmAlgo_t algo, int count, const void *alpha,
+                        ex_scalar *a, const void *beta, ex_scalar *b,
+                        std::initializer_list<operand> ops, bool *none)
+{
+    *none = true;
+    if (!h)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    cublasStatus_t st = ex_invalid(g, t, algo, count, alpha, beta);
+    if (st != CUBLAS_STATUS_SUCCESS || g.m == 0 || g.n == 0 || count == 0)
+        return st;
+    *none = false;
+    st = begin(h, fn, c);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = load_ex_scalar(*c, "alpha", alpha, t.compute, a);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = load_ex_scalar(*c, "beta", beta, t.compute, b);
+    return st == CUBLAS_STATUS_SUCCESS ? device_operands(*c, ops) : st;
+}
+
 // Strided batches of Ex products (a single GemmEx is a batch of one).
 cublasStatus_t gemm_ex_strided(cublasHandle_t h, const char *fn, const gemm_shape &g,
                                const ex_types &t, const void *alpha, const void *A, long long sa,
@@ -247,27 +270,19 @@ cublasStatus_t gemm_ex_strided(cublasHandle_t h, const char *fn, const gemm_shap
 {
     call c;
     ex_scalar a, b;
-    if (!h)
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    cublasStatus_t st = ex_invalid(g, t, algo, count, alpha, beta);
-    if (st != CUBLAS_STATUS_SUCCESS || g.m == 0 || g.n == 0 || count == 0)
-        return st;
+    bool none;
     size_t za = dtype_size(t.a), zb = dtype_size(t.b), zc = dtype_size(t.c);
     auto bytes_arg = [count](const char *name, const void *p, size_t elems, long long stride,
                              size_t size) {
         operand o = batch_arg(name, (const char *)p, elems * size, stride * (long long)size, count);
         return o;
     };
-    st = begin(h, fn, &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_ex_scalar(c, "alpha", alpha, t.compute, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_ex_scalar(c, "beta", beta, t.compute, &b);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(c, { bytes_arg("A", A, a_elems(g), sa, za),
-                                  bytes_arg("B", B, b_elems(g), sb, zb),
-                                  bytes_arg("C", C, matrix_elems(g.m, g.n, g.ldc), sc, zc) });
-    if (st != CUBLAS_STATUS_SUCCESS)
+    cublasStatus_t st =
+        begin_ex(h, fn, &c, g, t, algo, count, alpha, &a, beta, &b,
+                 { bytes_arg("A", A, a_elems(g), sa, za), bytes_arg("B", B, b_elems(g), sb, zb),
+                   bytes_arg("C", C, matrix_elems(g.m, g.n, g.ldc), sc, zc) },
+                 &none);
+    if (st != CUBLAS_STATUS_SUCCESS || none)
         return st;
     cudaStream_t stream = h->stream;
     return queue(c, [=]() {
@@ -293,21 +308,13 @@ cublasStatus_t gemm_ex_pointers(cublasHandle_t h, const char *fn, const gemm_sha
 {
     call c;
     ex_scalar a, b;
-    if (!h)
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    cublasStatus_t st = ex_invalid(g, t, algo, count, alpha, beta);
-    if (st != CUBLAS_STATUS_SUCCESS || g.m == 0 || g.n == 0 || count == 0)
-        return st;
-    st = begin(h, fn, &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_ex_scalar(c, "alpha", alpha, t.compute, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_ex_scalar(c, "beta", beta, t.compute, &b);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(c,
-                             { vector_arg("Aarray", A, count, 1), vector_arg("Barray", B, count, 1),
-                               vector_arg("Carray", C, count, 1) });
-    if (st != CUBLAS_STATUS_SUCCESS)
+    bool none;
+    cublasStatus_t st =
+        begin_ex(h, fn, &c, g, t, algo, count, alpha, &a, beta, &b,
+                 { vector_arg("Aarray", A, count, 1), vector_arg("Barray", B, count, 1),
+                   vector_arg("Carray", C, count, 1) },
+                 &none);
+    if (st != CUBLAS_STATUS_SUCCESS || none)
         return st;
     cudaStream_t stream = h->stream;
     size_t za = dtype_size(t.a), zb = dtype_size(t.b), zc = dtype_size(t.c);
@@ -331,6 +338,18 @@ cublasStatus_t gemm_ex_pointers(cublasHandle_t h, const char *fn, const gemm_sha
     return e == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
+// S and D gemmBatched: the Ex path with T's own type throughout.
+template <typename T>
+cublasStatus_t gemm_batched(cublasHandle_t h, const char *fn, const gemm_shape &g,
+                            cudaDataType type, cublasComputeType_t compute, const T *alpha,
+                            const T *const *A, const T *const *B, const T *beta, T *const *C,
+                            int count)
+{
+    ex_types t{ type, type, type, compute };
+    return gemm_ex_pointers(h, fn, g, t, alpha, (const void *const *)A, (const void *const *)B,
+                            beta, (void *const *)C, count, CUBLAS_GEMM_DEFAULT);
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -342,11 +361,9 @@ cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t trans
                                   int ldb, const float *beta, float *const Carray[], int ldc,
                                   int batchCount)
 {
-    gemm_shape g{ transa, transb, m, n, k, lda, ldb, ldc };
-    ex_types t{ CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F };
-    return gemm_ex_pointers(handle, "cublasSgemmBatched", g, t, alpha, (const void *const *)Aarray,
-                            (const void *const *)Barray, beta, (void *const *)Carray, batchCount,
-                            CUBLAS_GEMM_DEFAULT);
+    return gemm_batched(handle, "cublasSgemmBatched", { transa, transb, m, n, k, lda, ldb, ldc },
+                        CUDA_R_32F, CUBLAS_COMPUTE_32F, alpha, Aarray, Barray, beta, Carray,
+                        batchCount);
 }
 
 cublasStatus_t cublasDgemmBatched(cublasHandle_t handle, cublasOperation_t transa,
@@ -355,11 +372,9 @@ cublasStatus_t cublasDgemmBatched(cublasHandle_t handle, cublasOperation_t trans
                                   const double *const Barray[], int ldb, const double *beta,
                                   double *const Carray[], int ldc, int batchCount)
 {
-    gemm_shape g{ transa, transb, m, n, k, lda, ldb, ldc };
-    ex_types t{ CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F };
-    return gemm_ex_pointers(handle, "cublasDgemmBatched", g, t, alpha, (const void *const *)Aarray,
-                            (const void *const *)Barray, beta, (void *const *)Carray, batchCount,
-                            CUBLAS_GEMM_DEFAULT);
+    return gemm_batched(handle, "cublasDgemmBatched", { transa, transb, m, n, k, lda, ldb, ldc },
+                        CUDA_R_64F, CUBLAS_COMPUTE_64F, alpha, Aarray, Barray, beta, Carray,
+                        batchCount);
 }
 
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa,

@@ -103,7 +103,7 @@ operand batch_arg(const char *name, const T *p, size_t elems, long long stride, 
     long long last = 0;
     if (elems == 0 || count == 0)
         return operand{ name, p, 0, 0, false };
-    if (__builtin_mul_overflow((long long)(count - 1), stride, &last))
+    if (__builtin_mul_overflow((long long)count - 1, stride, &last))
         return operand{ name, p, 0, SIZE_MAX, false };
     long long span = (last < 0 ? -last : last) + (long long)elems;
     return operand{ name, p, std::min(0LL, last) * (long long)sizeof(T), (size_t)span * sizeof(T),
@@ -186,6 +186,26 @@ cublasStatus_t load_scalar(const call &c, const char *name, const T *p, scalar<T
     if (st == CUBLAS_STATUS_SUCCESS)
         out->value = *p;
     return st;
+}
+
+// The common start of a routine with alpha (and beta): the stream, the
+// scalars read as the pointer mode says, then the operands checked.
+template <typename T>
+cublasStatus_t begin_scaled(cublasHandle_t h, const char *fn, call *c, const T *alpha, scalar<T> *a,
+                            const T *beta, scalar<T> *b, std::initializer_list<operand> ops)
+{
+    cublasStatus_t st = begin(h, fn, c);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = load_scalar(*c, "alpha", alpha, a);
+    if (st == CUBLAS_STATUS_SUCCESS && beta)
+        st = load_scalar(*c, "beta", beta, b);
+    return st == CUBLAS_STATUS_SUCCESS ? device_operands(*c, ops) : st;
+}
+template <typename T>
+cublasStatus_t begin_scaled(cublasHandle_t h, const char *fn, call *c, const T *alpha, scalar<T> *a,
+                            std::initializer_list<operand> ops)
+{
+    return begin_scaled(h, fn, c, alpha, a, (const T *)nullptr, (scalar<T> *)nullptr, ops);
 }
 
 // Delivers a level-1 result: written to device memory by the queued work in
@@ -295,14 +315,10 @@ cublasStatus_t gemv(cublasHandle_t h, const char *fn, cublasOperation_t t, int m
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
     int xlen = t == CUBLAS_OP_N ? n : m, ylen = t == CUBLAS_OP_N ? m : n;
-    cublasStatus_t st = begin(h, fn, &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "alpha", alpha, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "beta", beta, &b);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(c, { matrix_arg("A", A, m, n, lda), vector_arg("x", x, xlen, incx),
-                                  vector_arg("y", y, ylen, incy) });
+    cublasStatus_t st =
+        begin_scaled(h, fn, &c, alpha, &a, beta, &b,
+                     { matrix_arg("A", A, m, n, lda), vector_arg("x", x, xlen, incx),
+                       vector_arg("y", y, ylen, incy) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
     cudaStream_t stream = h->stream;
@@ -342,15 +358,10 @@ cublasStatus_t gemm(cublasHandle_t h, const char *fn, const gemm_shape &g, const
         return CUBLAS_STATUS_SUCCESS;
     size_t ea = g.ta == CUBLAS_OP_N ? matrix_elems(g.m, g.k, g.lda) : matrix_elems(g.k, g.m, g.lda);
     size_t eb = g.tb == CUBLAS_OP_N ? matrix_elems(g.k, g.n, g.ldb) : matrix_elems(g.n, g.k, g.ldb);
-    cublasStatus_t st = begin(h, fn, &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "alpha", alpha, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "beta", beta, &b);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st =
-            device_operands(c, { batch_arg("A", A, ea, sa, count), batch_arg("B", B, eb, sb, count),
-                                 batch_arg("C", C, matrix_elems(g.m, g.n, g.ldc), sc, count) });
+    cublasStatus_t st =
+        begin_scaled(h, fn, &c, alpha, &a, beta, &b,
+                     { batch_arg("A", A, ea, sa, count), batch_arg("B", B, eb, sb, count),
+                       batch_arg("C", C, matrix_elems(g.m, g.n, g.ldc), sc, count) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
     cudaStream_t stream = h->stream;

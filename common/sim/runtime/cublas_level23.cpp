@@ -82,12 +82,9 @@ cublasStatus_t cublasSger_v2(cublasHandle_t handle, int m, int n, const float *a
         return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
-    cublasStatus_t st = begin(handle, "cublasSger", &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "alpha", alpha, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(c, { vector_arg("x", x, m, incx), vector_arg("y", y, n, incy),
-                                  matrix_arg("A", A, m, n, lda) });
+    cublasStatus_t st = begin_scaled(handle, "cublasSger", &c, alpha, &a,
+                                     { vector_arg("x", x, m, incx), vector_arg("y", y, n, incy),
+                                       matrix_arg("A", A, m, n, lda) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
     cudaStream_t stream = handle->stream;
@@ -113,14 +110,9 @@ cublasStatus_t cublasSsymv_v2(cublasHandle_t handle, cublasFillMode_t uplo, int 
         return CUBLAS_STATUS_INVALID_VALUE;
     if (n == 0)
         return CUBLAS_STATUS_SUCCESS;
-    cublasStatus_t st = begin(handle, "cublasSsymv", &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "alpha", alpha, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "beta", beta, &b);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(c, { matrix_arg("A", A, n, n, lda), vector_arg("x", x, n, incx),
-                                  vector_arg("y", y, n, incy) });
+    cublasStatus_t st = begin_scaled(handle, "cublasSsymv", &c, alpha, &a, beta, &b,
+                                     { matrix_arg("A", A, n, n, lda), vector_arg("x", x, n, incx),
+                                       vector_arg("y", y, n, incy) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
     cudaStream_t stream = handle->stream;
@@ -156,11 +148,9 @@ cublasStatus_t cublasStrsm_v2(cublasHandle_t handle, cublasSideMode_t side, cubl
         return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
-    cublasStatus_t st = begin(handle, "cublasStrsm", &c);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = load_scalar(c, "alpha", alpha, &a);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = device_operands(c, { matrix_arg("A", A, ka, ka, lda), matrix_arg("B", B, m, n, ldb) });
+    cublasStatus_t st =
+        begin_scaled(handle, "cublasStrsm", &c, alpha, &a,
+                     { matrix_arg("A", A, ka, ka, lda), matrix_arg("B", B, m, n, ldb) });
     if (st != CUBLAS_STATUS_SUCCESS)
         return st;
     cudaStream_t stream = handle->stream;

@@ -274,6 +274,9 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     case cudaDevAttrKernelExecTimeout:
         *value = 0;
         break;
+    case cudaDevAttrHostNativeAtomicSupported: // one process: the host's atomics are the device's
+        *value = 1;
+        break;
     case cudaDevAttrIntegrated:
         *value = p.integrated;
         break;

@@ -197,25 +197,36 @@ static inline int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32)
 static inline unsigned __umulhi(unsigned x, unsigned y) { return (unsigned)(((unsigned long long)x * y) >> 32); }
 static inline int __sad(int x, int y, unsigned z) { return (int)(z + (unsigned)(x > y ? x - y : y - x)); }
 
-// min/max as CUDA overloads them for device code.
-static inline int min(int a, int b) { return a < b ? a : b; }
-static inline int max(int a, int b) { return a > b ? a : b; }
-static inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-static inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-static inline long long min(long long a, long long b) { return a < b ? a : b; }
-static inline long long max(long long a, long long b) { return a > b ? a : b; }
-static inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-static inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+// min/max as CUDA overloads them for device code, and the integer forms
+// with the type in their name (umin, llmax, ...).
+#define GPULAB_SIM_MINMAX(T)                                              \
+    static inline T min(T a, T b) { return a < b ? a : b; }              \
+    static inline T max(T a, T b) { return a > b ? a : b; }
+#define GPULAB_SIM_MINMAX_NAMED(T, P)                                     \
+    GPULAB_SIM_MINMAX(T)                                                  \
+    static inline T P##min(T a, T b) { return min(a, b); }               \
+    static inline T P##max(T a, T b) { return max(a, b); }
+GPULAB_SIM_MINMAX(int)
+GPULAB_SIM_MINMAX_NAMED(unsigned, u)
+GPULAB_SIM_MINMAX_NAMED(long long, ll)
+GPULAB_SIM_MINMAX_NAMED(unsigned long long, ull)
+#undef GPULAB_SIM_MINMAX
+#undef GPULAB_SIM_MINMAX_NAMED
 static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
 static inline double max(double a, double b) { return fmax(a, b); }
-static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
-static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
-static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
-static inline long long llmax(long long a, long long b) { return a > b ? a : b; }
-static inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+// Mixed signed and unsigned (or float and double) arguments, as CUDA's
+// overloads take them: the unsigned (or double) type R wins.
+#define GPULAB_SIM_MINMAX_MIXED(R, A, B)                                  \
+    static inline R min(A a, B b) { return min((R)a, (R)b); }            \
+    static inline R min(B a, A b) { return min((R)a, (R)b); }            \
+    static inline R max(A a, B b) { return max((R)a, (R)b); }            \
+    static inline R max(B a, A b) { return max((R)a, (R)b); }
+GPULAB_SIM_MINMAX_MIXED(unsigned, int, unsigned)
+GPULAB_SIM_MINMAX_MIXED(unsigned long long, long long, unsigned long long)
+GPULAB_SIM_MINMAX_MIXED(double, float, double)
+#undef GPULAB_SIM_MINMAX_MIXED
 
 // clang-format on
 

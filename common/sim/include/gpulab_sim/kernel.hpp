@@ -456,6 +456,13 @@ void *static_shared(shared_site *site);
 // every such array is the same per-worker buffer, as every one is the same
 // dynamic shared memory on a GPU.
 #define GPULAB_SIM_DYNAMIC_SHARED __asm__("gpulab_sim_dynamic_shared")
+// In a function body it becomes `GPULAB_SIM_DYNAMIC_SHARED_REF(s, T);`, a
+// reference to the same buffer (GCC loses the assembler name of a
+// block-scope declaration in a template).
+extern "C" __thread unsigned char gpulab_sim_dynamic_shared[];
+#define GPULAB_SIM_DYNAMIC_SHARED_REF(NAME, ...)                                                   \
+    __VA_ARGS__(&NAME)[] =                                                                         \
+        *static_cast<__VA_ARGS__(*)[]>(static_cast<void *>(gpulab_sim_dynamic_shared))
 
 // ---------------------------------------------------------------------------
 // Barriers, warp functions, fences.

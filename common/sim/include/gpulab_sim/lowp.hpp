@@ -1,414 +1,12 @@
-// gpulab_sim/lowp.hpp — the 16-bit floating-point types of cuda_fp16.h and
-// cuda_bf16.h on the CPU: __half (IEEE binary16: 1 sign, 5 exponent, 10
-// mantissa bits) and __nv_bfloat16 (1, 8, 7), their pairs, conversions with
-// CUDA's rounding modes, arithmetic, comparisons, math functions and atomics.
-//
-// Every result is computed exactly or in double and rounded once to the
-// 16-bit format, so conversions and the basic operations (+, -, *, /, fma,
-// sqrt) give the correctly rounded value a GPU gives. Double has more than
-// 2p + 2 bits for both formats (p = 11 and 8), so rounding a double sum,
-// product, quotient or square root of two 16-bit values again gives the
-// correctly rounded result; fma rounds its double sum to odd first, which
-// makes the second rounding exact as well. Written for C++11.
+// gpulab_sim/lowp.hpp — the functions and operators of cuda_fp16.h and
+// cuda_bf16.h on the CPU, over the two 16-bit types of lowp_format.hpp
+// (__half, __nv_bfloat16) and their pairs: conversions with CUDA's rounding
+// modes, arithmetic, comparisons, math functions and atomics. Each is
+// written once, for a type T and its pair T2, and made for both types.
 #ifndef GPULAB_SIM_LOWP_HPP
 #define GPULAB_SIM_LOWP_HPP
 
-#include <cmath>
-#include <cstring>
-#include <limits>
-
-#include "../vector_types.h"
-
-namespace gpulab_sim
-{
-namespace lowp
-{
-
-// CUDA's rounding modes: to nearest even, toward zero, down, up.
-enum rmode { RN, RZ, RD, RU };
-
-// x rounded to a binary format of `mbits` stored mantissa bits and `ebits`
-// exponent bits (subnormals included); the format's bits. A NaN becomes the
-// canonical NaN 0x7fff, as CUDA's conversions give it.
-inline unsigned short encode(double x, int mbits, int ebits, rmode r)
-{
-    const unsigned bias = (1u << (ebits - 1)) - 1;
-    const int emax = (int)bias, emin = 1 - (int)bias;
-    const unsigned inf = ((1u << ebits) - 1) << mbits;
-    if (std::isnan(x))
-        return 0x7fff;
-    bool neg = std::signbit(x);
-    unsigned sign = neg ? 1u << (mbits + ebits) : 0u;
-    double a = std::fabs(x);
-    if (a == 0)
-        return (unsigned short)sign;
-    // Rounded past the largest finite value: infinity, or the largest finite
-    // value when the mode rounds toward zero for this sign.
-    bool to_inf = r == RN || (r == RU && !neg) || (r == RD && neg);
-    unsigned overflow = to_inf ? inf : inf - 1;
-    if (std::isinf(a))
-        return (unsigned short)(sign | inf);
-    int e = 0;
-    std::frexp(a, &e);
-    int E = e - 1; // a in [2^E, 2^(E+1))
-    if (E > emax)
-        return (unsigned short)(sign | overflow);
-    if (E < emin)
-        E = emin; // subnormal: the quantum of the smallest normal binade
-    int q = E - mbits;
-    double scaled = std::ldexp(a, -q); // exact: a power-of-two scaling into [0, 2^(mbits+1))
-    double whole = std::floor(scaled), frac = scaled - whole;
-    unsigned long long n = (unsigned long long)whole;
-    bool up = false;
-    switch (r) {
-    case RN:
-        up = frac > 0.5 || (frac == 0.5 && (n & 1u));
-        break;
-    case RZ:
-        break;
-    case RD:
-        up = frac > 0 && neg;
-        break;
-    case RU:
-        up = frac > 0 && !neg;
-        break;
-    }
-    n += up ? 1u : 0u;
-    // A carry out of the mantissa moves into the exponent field by itself.
-    unsigned long long bits = ((unsigned long long)(E + (int)bias - 1) << mbits) + n;
-    if (bits >= inf)
-        return (unsigned short)(sign | overflow);
-    return (unsigned short)(sign | (unsigned)bits);
-}
-
-// The value of a format's bits (exact in double).
-inline double decode(unsigned short b, int mbits, int ebits)
-{
-    const int bias = (1 << (ebits - 1)) - 1;
-    unsigned mant = b & ((1u << mbits) - 1);
-    unsigned ex = (b >> mbits) & ((1u << ebits) - 1);
-    bool neg = (b >> (mbits + ebits)) & 1u;
-    double v;
-    if (ex == (1u << ebits) - 1)
-        v = mant ? std::numeric_limits<double>::quiet_NaN()
-                 : std::numeric_limits<double>::infinity();
-    else if (ex == 0)
-        v = std::ldexp((double)mant, 1 - bias - mbits);
-    else
-        v = std::ldexp((double)(mant | (1u << mbits)), (int)ex - bias - mbits);
-    return neg ? -v : v;
-}
-
-// p + c rounded to odd in double: when the sum is inexact, the neighbour
-// with an odd last bit. Rounding that again to a format of at most 51 bits
-// gives the correctly rounded p + c.
-inline double sum_to_odd(double p, double c)
-{
-    double s = p + c;
-    if (std::isinf(s) || std::isnan(s))
-        return s;
-    double bp = s - c, bc = s - bp;
-    double err = (p - bp) + (c - bc); // exact: s + err == p + c
-    if (err == 0)
-        return s;
-    unsigned long long bits;
-    std::memcpy(&bits, &s, sizeof s);
-    if (!(bits & 1u))
-        s = std::nextafter(s, err > 0 ? std::numeric_limits<double>::infinity()
-                                      : -std::numeric_limits<double>::infinity());
-    return s;
-}
-
-// A 64-bit integer as a double rounded to odd (exact below 2^53).
-inline double ull_to_odd(unsigned long long u)
-{
-    if (u < (1ull << 53))
-        return (double)u;
-    int extra = 11 - __builtin_clzll(u); // bits below the 53 kept
-    unsigned long long kept = u >> extra;
-    if (u & ((1ull << extra) - 1))
-        kept |= 1u;
-    return std::ldexp((double)kept, extra);
-}
-
-inline double ll_to_odd(long long v)
-{
-    if (v < 0)
-        return -ull_to_odd(0ull - (unsigned long long)v);
-    return ull_to_odd((unsigned long long)v);
-}
-
-// An integer as a double rounded to odd.
-template <class I>
-inline double int_to_odd(I i)
-{
-    return std::numeric_limits<I>::is_signed ? ll_to_odd((long long)i)
-                                             : ull_to_odd((unsigned long long)i);
-}
-
-// v rounded to an integer in mode r, saturated to I's range; NaN gives 0.
-template <class I>
-inline I to_int(double v, rmode r)
-{
-    if (std::isnan(v))
-        return 0;
-    double t = v;
-    switch (r) {
-    case RN: {
-        t = std::floor(v);
-        double d = v - t;
-        if (d > 0.5 || (d == 0.5 && std::fmod(t, 2.0) != 0))
-            t += 1;
-        break;
-    }
-    case RZ:
-        t = std::trunc(v);
-        break;
-    case RD:
-        t = std::floor(v);
-        break;
-    case RU:
-        t = std::ceil(v);
-        break;
-    }
-    if (t <= (double)std::numeric_limits<I>::min())
-        return std::numeric_limits<I>::min();
-    if (t >= (double)std::numeric_limits<I>::max())
-        return std::numeric_limits<I>::max();
-    return (I)t;
-}
-
-} // namespace lowp
-} // namespace gpulab_sim
-
-// ---------------------------------------------------------------------------
-// The types. As in CUDA: the raw structs hold the bits; the classes convert
-// to and from float (and integers). CUDA keeps the bits (__x) protected; here
-// they are public, so that copying a __half with memcpy (as warp shuffles and
-// programs do) draws no -Wclass-memaccess warning.
-
-typedef struct alignas(2) {
-    unsigned short x;
-} __half_raw;
-typedef struct alignas(4) {
-    unsigned short x, y;
-} __half2_raw;
-typedef struct alignas(2) {
-    unsigned short x;
-} __nv_bfloat16_raw;
-typedef struct alignas(4) {
-    unsigned short x, y;
-} __nv_bfloat162_raw;
-
-// The class of one 16-bit type: T (the class), RAW, its format.
-#define GPULAB_SIM_LOWP_CLASS(T, RAW, MB, EB)                                                      \
-    struct alignas(2) T {                                                                          \
-        unsigned short __x;                                                                        \
-        static unsigned short from(double v)                                                       \
-        {                                                                                          \
-            return ::gpulab_sim::lowp::encode(v, MB, EB, ::gpulab_sim::lowp::RN);                  \
-        }                                                                                          \
-        T() = default;                                                                             \
-        T(const RAW &r) : __x(r.x) {}                                                              \
-        T(float f) : __x(from(f)) {}                                                               \
-        T(double f) : __x(from(f)) {}                                                              \
-        T(short v) : __x(from(v)) {}                                                               \
-        T(unsigned short v) : __x(from(v)) {}                                                      \
-        T(int v) : __x(from(v)) {}                                                                 \
-        T(unsigned int v) : __x(from(v)) {}                                                        \
-        T(long v) : __x(from(::gpulab_sim::lowp::ll_to_odd(v))) {}                                 \
-        T(unsigned long v) : __x(from(::gpulab_sim::lowp::ull_to_odd(v))) {}                       \
-        T(long long v) : __x(from(::gpulab_sim::lowp::ll_to_odd(v))) {}                            \
-        T(unsigned long long v) : __x(from(::gpulab_sim::lowp::ull_to_odd(v))) {}                  \
-        T &operator=(const RAW &r)                                                                 \
-        {                                                                                          \
-            __x = r.x;                                                                             \
-            return *this;                                                                          \
-        }                                                                                          \
-        T &operator=(float f)                                                                      \
-        {                                                                                          \
-            __x = from(f);                                                                         \
-            return *this;                                                                          \
-        }                                                                                          \
-        T &operator=(double f)                                                                     \
-        {                                                                                          \
-            __x = from(f);                                                                         \
-            return *this;                                                                          \
-        }                                                                                          \
-        operator RAW() const                                                                       \
-        {                                                                                          \
-            RAW r;                                                                                 \
-            r.x = __x;                                                                             \
-            return r;                                                                              \
-        }                                                                                          \
-        operator float() const                                                                     \
-        {                                                                                          \
-            return (float)::gpulab_sim::lowp::decode(__x, MB, EB);                                 \
-        }                                                                                          \
-    };
-
-GPULAB_SIM_LOWP_CLASS(__half, __half_raw, 10, 5)
-GPULAB_SIM_LOWP_CLASS(__nv_bfloat16, __nv_bfloat16_raw, 7, 8)
-#undef GPULAB_SIM_LOWP_CLASS
-
-// A pair: .x (low half) and .y (high half).
-#define GPULAB_SIM_LOWP_PAIR(T2, T, RAW2)                                                          \
-    struct alignas(4) T2 {                                                                         \
-        T x, y;                                                                                    \
-        T2() = default;                                                                            \
-        T2(const T &a, const T &b) : x(a), y(b) {}                                                 \
-        T2(const RAW2 &r)                                                                          \
-        {                                                                                          \
-            std::memcpy(this, &r, sizeof r);                                                       \
-        }                                                                                          \
-        T2 &operator=(const RAW2 &r)                                                               \
-        {                                                                                          \
-            std::memcpy(this, &r, sizeof r);                                                       \
-            return *this;                                                                          \
-        }                                                                                          \
-        operator RAW2() const                                                                      \
-        {                                                                                          \
-            RAW2 r;                                                                                \
-            std::memcpy(&r, this, sizeof r);                                                       \
-            return r;                                                                              \
-        }                                                                                          \
-    };
-
-GPULAB_SIM_LOWP_PAIR(__half2, __half, __half2_raw)
-GPULAB_SIM_LOWP_PAIR(__nv_bfloat162, __nv_bfloat16, __nv_bfloat162_raw)
-#undef GPULAB_SIM_LOWP_PAIR
-
-typedef __half half;
-typedef __half2 half2;
-typedef __nv_bfloat16 nv_bfloat16;
-typedef __nv_bfloat162 nv_bfloat162;
-
-namespace gpulab_sim
-{
-namespace lowp
-{
-
-// Bits and values of either type; the format's parameters by overload.
-inline unsigned short bits(__half h)
-{
-    return static_cast<__half_raw>(h).x;
-}
-inline unsigned short bits(__nv_bfloat16 h)
-{
-    return static_cast<__nv_bfloat16_raw>(h).x;
-}
-template <class T>
-inline T make(unsigned short b);
-template <>
-inline __half make<__half>(unsigned short b)
-{
-    __half_raw r;
-    r.x = b;
-    return __half(r);
-}
-template <>
-inline __nv_bfloat16 make<__nv_bfloat16>(unsigned short b)
-{
-    __nv_bfloat16_raw r;
-    r.x = b;
-    return __nv_bfloat16(r);
-}
-inline int mbits(__half)
-{
-    return 10;
-}
-inline int mbits(__nv_bfloat16)
-{
-    return 7;
-}
-inline int ebits(__half)
-{
-    return 5;
-}
-inline int ebits(__nv_bfloat16)
-{
-    return 8;
-}
-template <class T>
-inline double value(T h)
-{
-    return decode(bits(h), mbits(h), ebits(h));
-}
-template <class T>
-inline T round(double v, rmode r = RN)
-{
-    return make<T>(encode(v, mbits(T()), ebits(T()), r));
-}
-template <class T>
-inline bool isnan(T h)
-{
-    return std::isnan(value(h));
-}
-// The correctly rounded a * b + c.
-template <class T>
-inline T fma(T a, T b, T c)
-{
-    double p = value(a) * value(b); // exact: at most 22 significant bits
-    return round<T>(sum_to_odd(p, value(c)));
-}
-// Saturation to [0, 1] (NaN gives 0), as the _sat intrinsics do.
-template <class T>
-inline T sat(T h)
-{
-    double v = value(h);
-    if (std::isnan(v) || v <= 0)
-        return make<T>(0);
-    return v >= 1 ? round<T>(1.0) : h;
-}
-template <class T>
-inline T canonical_nan()
-{
-    return make<T>(0x7fff);
-}
-// max and min: a NaN operand gives the other one, two NaNs the canonical NaN.
-template <class T>
-inline T max(T a, T b, bool nan_wins)
-{
-    bool na = isnan(a), nb = isnan(b);
-    if (na || nb) {
-        if (nan_wins || (na && nb))
-            return canonical_nan<T>();
-        return na ? b : a;
-    }
-    double x = value(a), y = value(b);
-    if (x == y) // +0 is the larger zero
-        return std::signbit(x) ? b : a;
-    return x > y ? a : b;
-}
-template <class T>
-inline T min(T a, T b, bool nan_wins)
-{
-    bool na = isnan(a), nb = isnan(b);
-    if (na || nb) {
-        if (nan_wins || (na && nb))
-            return canonical_nan<T>();
-        return na ? b : a;
-    }
-    double x = value(a), y = value(b);
-    if (x == y) // -0 is the smaller zero
-        return std::signbit(x) ? a : b;
-    return x < y ? a : b;
-}
-// Atomic read-modify-write of a 16-bit value (2-byte compare-and-swap).
-template <class T, class F>
-inline T atomic_update(T *p, F f)
-{
-    unsigned short *u = reinterpret_cast<unsigned short *>(p);
-    unsigned short old = __atomic_load_n(u, __ATOMIC_RELAXED);
-    for (;;) {
-        unsigned short next = bits(f(make<T>(old)));
-        if (__atomic_compare_exchange_n(u, &old, next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            return make<T>(old);
-    }
-}
-
-} // namespace lowp
-} // namespace gpulab_sim
+#include "lowp_format.hpp"
 
 // ---------------------------------------------------------------------------
 // The functions of cuda_fp16.h and cuda_bf16.h. Names of the form __hadd are
@@ -641,6 +239,61 @@ GPULAB_SIM_LOWP_PARTS(__nv_bfloat16, __nv_bfloat162, bfloat16, bfloat162)
         return T2(h##NAME(a.x), h##NAME(a.y));                                                     \
     }
 
+// The operators of T or of its pair (X), on the functions that compute them.
+#define GPULAB_SIM_LOWP_OPERATORS(X, ONE, ADD, SUB, MUL, DIV, NEG, EQ, NE, LT, LE, GT, GE)         \
+    GPULAB_SIM_LOWP_OPERATOR(X, X, +, ADD)                                                         \
+    GPULAB_SIM_LOWP_OPERATOR(X, X, -, SUB)                                                         \
+    GPULAB_SIM_LOWP_OPERATOR(X, X, *, MUL)                                                         \
+    GPULAB_SIM_LOWP_OPERATOR(X, X, /, DIV)                                                         \
+    GPULAB_SIM_LOWP_OPERATOR(X, bool, ==, EQ)                                                      \
+    GPULAB_SIM_LOWP_OPERATOR(X, bool, !=, NE)                                                      \
+    GPULAB_SIM_LOWP_OPERATOR(X, bool, <, LT)                                                       \
+    GPULAB_SIM_LOWP_OPERATOR(X, bool, <=, LE)                                                      \
+    GPULAB_SIM_LOWP_OPERATOR(X, bool, >, GT)                                                       \
+    GPULAB_SIM_LOWP_OPERATOR(X, bool, >=, GE)                                                      \
+    GPULAB_SIM_LOWP_ASSIGN(X, +=, ADD)                                                             \
+    GPULAB_SIM_LOWP_ASSIGN(X, -=, SUB)                                                             \
+    GPULAB_SIM_LOWP_ASSIGN(X, *=, MUL)                                                             \
+    GPULAB_SIM_LOWP_ASSIGN(X, /=, DIV)                                                             \
+    static inline X operator+(const X &a)                                                          \
+    {                                                                                              \
+        return a;                                                                                  \
+    }                                                                                              \
+    static inline X operator-(const X &a)                                                          \
+    {                                                                                              \
+        return NEG(a);                                                                             \
+    }                                                                                              \
+    static inline X &operator++(X &a)                                                              \
+    {                                                                                              \
+        return a = ADD(a, ONE);                                                                    \
+    }                                                                                              \
+    static inline X &operator--(X &a)                                                              \
+    {                                                                                              \
+        return a = SUB(a, ONE);                                                                    \
+    }                                                                                              \
+    static inline X operator++(X &a, int)                                                          \
+    {                                                                                              \
+        X old = a;                                                                                 \
+        a = ADD(a, ONE);                                                                           \
+        return old;                                                                                \
+    }                                                                                              \
+    static inline X operator--(X &a, int)                                                          \
+    {                                                                                              \
+        X old = a;                                                                                 \
+        a = SUB(a, ONE);                                                                           \
+        return old;                                                                                \
+    }
+#define GPULAB_SIM_LOWP_OPERATOR(X, R, OP, F)                                                      \
+    static inline R operator OP(const X &a, const X &b)                                            \
+    {                                                                                              \
+        return F(a, b);                                                                            \
+    }
+#define GPULAB_SIM_LOWP_ASSIGN(X, OP, F)                                                           \
+    static inline X &operator OP(X &a, const X &b)                                                 \
+    {                                                                                              \
+        return a = F(a, b);                                                                        \
+    }
+
 #define GPULAB_SIM_LOWP_OPS(T, T2)                                                                 \
     GPULAB_SIM_LOWP_BIN(T, __hadd, x + y)                                                          \
     GPULAB_SIM_LOWP_BIN(T, __hsub, x - y)                                                          \
@@ -688,19 +341,19 @@ GPULAB_SIM_LOWP_PARTS(__nv_bfloat16, __nv_bfloat162, bfloat16, bfloat162)
     }                                                                                              \
     static inline T __hmax(T a, T b)                                                               \
     {                                                                                              \
-        return ::gpulab_sim::lowp::max(a, b, false);                                               \
+        return ::gpulab_sim::lowp::extreme(a, b, true, false);                                     \
     }                                                                                              \
     static inline T __hmin(T a, T b)                                                               \
     {                                                                                              \
-        return ::gpulab_sim::lowp::min(a, b, false);                                               \
+        return ::gpulab_sim::lowp::extreme(a, b, false, false);                                    \
     }                                                                                              \
     static inline T __hmax_nan(T a, T b)                                                           \
     {                                                                                              \
-        return ::gpulab_sim::lowp::max(a, b, true);                                                \
+        return ::gpulab_sim::lowp::extreme(a, b, true, true);                                      \
     }                                                                                              \
     static inline T __hmin_nan(T a, T b)                                                           \
     {                                                                                              \
-        return ::gpulab_sim::lowp::min(a, b, true);                                                \
+        return ::gpulab_sim::lowp::extreme(a, b, false, true);                                     \
     }                                                                                              \
     static inline bool __hisnan(T a)                                                               \
     {                                                                                              \
@@ -772,134 +425,11 @@ GPULAB_SIM_LOWP_PARTS(__nv_bfloat16, __nv_bfloat162, bfloat16, bfloat162)
     GPULAB_SIM_LOWP_MATH(T, T2, ceil, std::ceil(x))                                                \
     GPULAB_SIM_LOWP_MATH(T, T2, floor, std::floor(x))                                              \
     GPULAB_SIM_LOWP_MATH(T, T2, rint, std::nearbyint(x))                                           \
-    static inline T operator+(const T &a, const T &b)                                              \
-    {                                                                                              \
-        return __hadd(a, b);                                                                       \
-    }                                                                                              \
-    static inline T operator-(const T &a, const T &b)                                              \
-    {                                                                                              \
-        return __hsub(a, b);                                                                       \
-    }                                                                                              \
-    static inline T operator*(const T &a, const T &b)                                              \
-    {                                                                                              \
-        return __hmul(a, b);                                                                       \
-    }                                                                                              \
-    static inline T operator/(const T &a, const T &b)                                              \
-    {                                                                                              \
-        return __hdiv(a, b);                                                                       \
-    }                                                                                              \
-    static inline T &operator+=(T &a, const T &b)                                                  \
-    {                                                                                              \
-        return a = __hadd(a, b);                                                                   \
-    }                                                                                              \
-    static inline T &operator-=(T &a, const T &b)                                                  \
-    {                                                                                              \
-        return a = __hsub(a, b);                                                                   \
-    }                                                                                              \
-    static inline T &operator*=(T &a, const T &b)                                                  \
-    {                                                                                              \
-        return a = __hmul(a, b);                                                                   \
-    }                                                                                              \
-    static inline T &operator/=(T &a, const T &b)                                                  \
-    {                                                                                              \
-        return a = __hdiv(a, b);                                                                   \
-    }                                                                                              \
-    static inline T operator+(const T &a)                                                          \
-    {                                                                                              \
-        return a;                                                                                  \
-    }                                                                                              \
-    static inline T operator-(const T &a)                                                          \
-    {                                                                                              \
-        return __hneg(a);                                                                          \
-    }                                                                                              \
-    static inline T &operator++(T &a)                                                              \
-    {                                                                                              \
-        return a = __hadd(a, GPULAB_SIM_LOWP_R<T>(1.0));                                           \
-    }                                                                                              \
-    static inline T &operator--(T &a)                                                              \
-    {                                                                                              \
-        return a = __hsub(a, GPULAB_SIM_LOWP_R<T>(1.0));                                           \
-    }                                                                                              \
-    static inline T operator++(T &a, int)                                                          \
-    {                                                                                              \
-        T old = a;                                                                                 \
-        ++a;                                                                                       \
-        return old;                                                                                \
-    }                                                                                              \
-    static inline T operator--(T &a, int)                                                          \
-    {                                                                                              \
-        T old = a;                                                                                 \
-        --a;                                                                                       \
-        return old;                                                                                \
-    }                                                                                              \
-    static inline bool operator==(const T &a, const T &b)                                          \
-    {                                                                                              \
-        return __heq(a, b);                                                                        \
-    }                                                                                              \
-    static inline bool operator!=(const T &a, const T &b)                                          \
-    {                                                                                              \
-        return __hneu(a, b);                                                                       \
-    }                                                                                              \
-    static inline bool operator<(const T &a, const T &b)                                           \
-    {                                                                                              \
-        return __hlt(a, b);                                                                        \
-    }                                                                                              \
-    static inline bool operator<=(const T &a, const T &b)                                          \
-    {                                                                                              \
-        return __hle(a, b);                                                                        \
-    }                                                                                              \
-    static inline bool operator>(const T &a, const T &b)                                           \
-    {                                                                                              \
-        return __hgt(a, b);                                                                        \
-    }                                                                                              \
-    static inline bool operator>=(const T &a, const T &b)                                          \
-    {                                                                                              \
-        return __hge(a, b);                                                                        \
-    }                                                                                              \
-    static inline T2 operator+(const T2 &a, const T2 &b)                                           \
-    {                                                                                              \
-        return __hadd2(a, b);                                                                      \
-    }                                                                                              \
-    static inline T2 operator-(const T2 &a, const T2 &b)                                           \
-    {                                                                                              \
-        return __hsub2(a, b);                                                                      \
-    }                                                                                              \
-    static inline T2 operator*(const T2 &a, const T2 &b)                                           \
-    {                                                                                              \
-        return __hmul2(a, b);                                                                      \
-    }                                                                                              \
-    static inline T2 operator/(const T2 &a, const T2 &b)                                           \
-    {                                                                                              \
-        return __h2div(a, b);                                                                      \
-    }                                                                                              \
-    static inline T2 &operator+=(T2 &a, const T2 &b)                                               \
-    {                                                                                              \
-        return a = __hadd2(a, b);                                                                  \
-    }                                                                                              \
-    static inline T2 &operator-=(T2 &a, const T2 &b)                                               \
-    {                                                                                              \
-        return a = __hsub2(a, b);                                                                  \
-    }                                                                                              \
-    static inline T2 &operator*=(T2 &a, const T2 &b)                                               \
-    {                                                                                              \
-        return a = __hmul2(a, b);                                                                  \
-    }                                                                                              \
-    static inline T2 &operator/=(T2 &a, const T2 &b)                                               \
-    {                                                                                              \
-        return a = __h2div(a, b);                                                                  \
-    }                                                                                              \
-    static inline T2 operator-(const T2 &a)                                                        \
-    {                                                                                              \
-        return __hneg2(a);                                                                         \
-    }                                                                                              \
-    static inline bool operator==(const T2 &a, const T2 &b)                                        \
-    {                                                                                              \
-        return __hbeq2(a, b);                                                                      \
-    }                                                                                              \
-    static inline bool operator!=(const T2 &a, const T2 &b)                                        \
-    {                                                                                              \
-        return __hbneu2(a, b);                                                                     \
-    }                                                                                              \
+    GPULAB_SIM_LOWP_OPERATORS(T, GPULAB_SIM_LOWP_R<T>(1.0), __hadd, __hsub, __hmul, __hdiv,        \
+                              __hneg, __heq, __hneu, __hlt, __hle, __hgt, __hge)                   \
+    GPULAB_SIM_LOWP_OPERATORS(T2, T2(GPULAB_SIM_LOWP_R<T>(1.0), GPULAB_SIM_LOWP_R<T>(1.0)),        \
+                              __hadd2, __hsub2, __hmul2, __h2div, __hneg2, __hbeq2, __hbneu2,      \
+                              __hblt2, __hble2, __hbgt2, __hbge2)                                  \
     static inline T atomicAdd(T *address, T val)                                                   \
     {                                                                                              \
         return ::gpulab_sim::lowp::atomic_update(address, [val](T old) { return old + val; });     \
@@ -915,6 +445,9 @@ GPULAB_SIM_LOWP_PARTS(__nv_bfloat16, __nv_bfloat162, bfloat16, bfloat162)
 GPULAB_SIM_LOWP_OPS(__half, __half2)
 GPULAB_SIM_LOWP_OPS(__nv_bfloat16, __nv_bfloat162)
 #undef GPULAB_SIM_LOWP_OPS
+#undef GPULAB_SIM_LOWP_OPERATORS
+#undef GPULAB_SIM_LOWP_OPERATOR
+#undef GPULAB_SIM_LOWP_ASSIGN
 #undef GPULAB_SIM_LOWP_BIN
 #undef GPULAB_SIM_LOWP_BIN2
 #undef GPULAB_SIM_LOWP_CMP

@@ -1,8 +1,8 @@
 // 41_half_arithmetic — __half and __nv_bfloat16 arithmetic is the exact
 // result rounded once (to nearest even): +, -, *, / and fma on random
-// operands, the pair forms, comparisons with NaN, __hmax/__hmin, math
-// functions (within an ulp), shuffles of halves, atomicAdd on __half and
-// __half2, and a half-precision axpy with __hfma2.
+// operands, the pair forms and their operators, comparisons with NaN,
+// __hmax/__hmin, math functions (within an ulp), shuffles of halves,
+// atomicAdd on __half and __half2, and a half-precision axpy with __hfma2.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <math.h>
@@ -156,6 +156,16 @@ __global__ void intrinsics(int *flags, float *math)
                  __bfloat162float(__hneg(b3)) == -3.0f && !__hisnan(b1);
     flags[k++] = __half2int_rn(__float2half(2.5f)) == 2 && __half2int_rn(__float2half(3.5f)) == 4 &&
                  __half2int_rz(__float2half(-2.75f)) == -2;
+    // The pair operators: a comparison holds when it holds for both halves
+    // (so p != q is false: their low halves are equal); ++ adds 1 to each.
+    __half2 r = q;
+    r += q;
+    ++r;
+    __nv_bfloat162 c = __floats2bfloat162_rn(1.0f, 3.0f), d = c++;
+    flags[k++] = (q < r) && (r > q) && (q <= q) && (r >= q) && !(p == q) && (r != q) && !(p != q) &&
+                 !(__halves2half2(one, two) < __halves2half2(two, one)) && (+r == r) &&
+                 __low2float(r) == 3.0f && __high2float(-r) == -3.0f && (d < c) &&
+                 __high2float(c) == 4.0f && __low2float(--c) == 1.0f;
     int m = 0;
     __half v = __float2half(0.75f);
     math[m++] = __half2float(hexp(v));
@@ -267,7 +277,7 @@ int main(void)
     CHECK_CUDA(cudaGetLastError());
     CHECK_CUDA(cudaMemcpy(flags, dflags, sizeof flags, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(mathv, dmath, sizeof mathv, cudaMemcpyDeviceToHost));
-    for (int k = 0; k < 11; k++)
+    for (int k = 0; k < 12; k++)
         conf_check(flags[k] == 1, "intrinsic group %d", k);
     double x = 0.75;
     double want[13] = { exp(x),  log(x),  sqrt(x), 1 / sqrt(x), 1 / x,  sin(x),   cos(x),

@@ -1,8 +1,9 @@
 // 51_launch_by_address — cudaLaunchKernel with the kernel cast to void * and
 // with the kernel itself, cudaLaunchCooperativeKernel with the kernel cast to
 // void * (grid.sync() inside), each argument read through its pointer with its
-// parameter's type; the scoped atomics (_block, _system) and umin/umax/llmin/
-// llmax/ullmin/ullmax.
+// parameter's type; the scoped atomics (_block, _system), umin/umax/llmin/
+// llmax/ullmin/ullmax, and min/max of mixed signed and unsigned or float and
+// double arguments.
 #include "conformance.h"
 
 #include <cooperative_groups.h>
@@ -69,6 +70,9 @@ __global__ void scoped_atomics(const int *in, int *out, int *mins)
     wrong += umin(u, w) != (u < w ? u : w) || umax(u, w) != (u > w ? u : w);
     wrong += llmin(a, b) != (a < b ? a : b) || llmax(a, b) != (a > b ? a : b);
     wrong += ullmin(x, y) != (x < y ? x : y) || ullmax(x, y) != (x > y ? x : y);
+    // Mixed types: the unsigned (or the double) one wins.
+    wrong +=
+        min(u, -1) != u || max(-1, u) != 0xffffffffu || max(0.5f, (double)v) != (v > 0 ? v : 0.5);
     if (wrong)
         atomicAdd(mins, wrong);
 }

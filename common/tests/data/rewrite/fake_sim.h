@@ -66,6 +66,10 @@ fake_launcher<P...> fake_launch_site(void (*kernel)(P...), const char *name, int
 
 // As in the real header: every `extern __shared__` array is the one per-worker buffer.
 #define GPULAB_SIM_DYNAMIC_SHARED __asm__("gpulab_sim_dynamic_shared")
+extern "C" __thread unsigned char gpulab_sim_dynamic_shared[];
+#define GPULAB_SIM_DYNAMIC_SHARED_REF(NAME, ...)                                                   \
+    __VA_ARGS__(&NAME)[] =                                                                         \
+        *static_cast<__VA_ARGS__(*)[]>(static_cast<void *>(gpulab_sim_dynamic_shared))
 
 // A static __shared__ variable in a function body: a reference of its type
 // (the real one points into the worker's shared window).

@@ -42,7 +42,7 @@ __global__ void fill(T *x, T v)
 // Dynamic shared memory next to a fixed-size array: both rewritten.
 __global__ void stage(const float *x, float *out)
 {
-    extern __thread __align__(16) float buf[] GPULAB_SIM_DYNAMIC_SHARED;
+    GPULAB_SIM_DYNAMIC_SHARED_REF(buf, float);
     typedef float gpulab_sim_shared_first[32]; GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_first, first, 44);
     buf[threadIdx.x] = x[threadIdx.x];
     first[threadIdx.x % 32] = buf[0];
