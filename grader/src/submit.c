@@ -10,6 +10,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+void grade_child_stdio(const char *const argv[], const char *log_path)
+{
+    if (log_path) {
+        int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd < 0)
+            _exit(127);
+        dprintf(fd, "$");
+        for (int i = 0; argv[i]; i++)
+            dprintf(fd, " %s", argv[i]);
+        dprintf(fd, "\n");
+        if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+            _exit(127);
+    }
+    int null = open("/dev/null", O_RDONLY);
+    if (null < 0 || dup2(null, STDIN_FILENO) < 0)
+        _exit(127);
+}
+
 int grade_run_logged(const char *const argv[], const char *log_path)
 {
     fflush(stdout);
@@ -18,22 +36,7 @@ int grade_run_logged(const char *const argv[], const char *log_path)
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        if (log_path) {
-            int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-            if (fd < 0)
-                _exit(127);
-            /* The command first, so the log says what ran ("$ cmake --build ... -j 1"). */
-            dprintf(fd, "$");
-            for (int i = 0; argv[i]; i++)
-                dprintf(fd, " %s", argv[i]);
-            dprintf(fd, "\n");
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-            close(fd);
-        }
-        int null = open("/dev/null", O_RDONLY);
-        if (null >= 0)
-            dup2(null, STDIN_FILENO);
+        grade_child_stdio(argv, log_path);
         execvp(argv[0], (char *const *)argv);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);

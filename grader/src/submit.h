@@ -57,6 +57,11 @@ int grade_build_failure(const char *log_path, const char *lab, const char *dir, 
  * when NULL); returns its exit status, or -1 when it could not run. */
 int grade_run_logged(const char *const argv[], const char *log_path);
 
+/* In a child about to run argv: stdin from /dev/null, and stdout and stderr appended to
+ * log_path (when not NULL) after a line with the command ("$ cmake --build ... -j 1"), so the
+ * log says what ran. Exits the child (127) when either cannot be opened. */
+void grade_child_stdio(const char *const argv[], const char *log_path);
+
 /* Copies a submission for its build: regular files and folders only, none bigger than 16 MiB
  * (64 MiB in all, 4096 entries, 8 folders deep), read without following links or blocking. A
  * symbolic link, FIFO, socket or device file is left out with a line in log_path that the

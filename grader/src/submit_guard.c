@@ -238,17 +238,7 @@ int grade_run_build(const char *const argv[], const char *log_path, const grade_
         return -1;
     if (pid == 0) {
         setpgid(0, 0);
-        int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (fd < 0)
-            _exit(127);
-        dprintf(fd, "$");
-        for (int i = 0; argv[i]; i++)
-            dprintf(fd, " %s", argv[i]);
-        dprintf(fd, "\n");
-        int null = open("/dev/null", O_RDONLY);
-        if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
-            dup2(fd, STDERR_FILENO) < 0)
-            _exit(127);
+        grade_child_stdio(argv, log_path);
         /* Per process (each compiler has its own): CPU seconds, address space; no core files. */
         set_limit(RLIMIT_CORE, 0, 0);
         if (l->cpu_seconds > 0) /* SIGXCPU first (the compiler's driver names it), SIGKILL later */

@@ -3,6 +3,7 @@
  * gpulab_sim_fiber_step (block.cpp); fiber_x86_64.S is the plain switch.
  * Nothing here under GPULAB_SIM_FIBER_UCONTEXT (fiber_main runs the loop). */
 #if defined(__x86_64__) && !defined(GPULAB_SIM_FIBER_UCONTEXT)
+#include "fiber_regs_x86_64.h"
     .text
 /* gpulab_sim_fiber_loop(sim_thread *t): the loop a fiber runs on x86-64 (see
  * exec.hpp). gpulab_sim_fiber_step(t) returns the function to call and its
@@ -33,21 +34,11 @@ gpulab_sim_fiber_loop:
     .type gpulab_sim_fiber_exit_swap, @function
 gpulab_sim_fiber_exit_swap:
     .cfi_startproc
-    pushq %rbp
-    pushq %rbx
-    pushq %r12
-    pushq %r13
-    pushq %r14
-    pushq %r15
+    PUSH_CALLEE_SAVED
     movq %rsp, (%rdi)
     movq 64(%rdi), %rsp
     movq 88(%rdi), %rax
-    popq %r15
-    popq %r14
-    popq %r13
-    popq %r12
-    popq %rbx
-    popq %rbp
+    POP_CALLEE_SAVED
     popq %rcx
     jmpq *%rcx
     .cfi_endproc

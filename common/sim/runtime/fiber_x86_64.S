@@ -5,25 +5,16 @@
  * returns `value` (%rdx, into %rax). The SSE and x87 control words are not switched: kernels
  * do not change rounding modes, and every fiber starts with the thread's. */
 #if defined(__x86_64__)
+#include "fiber_regs_x86_64.h"
     .text
     .globl gpulab_sim_fiber_swap
     .type gpulab_sim_fiber_swap, @function
 gpulab_sim_fiber_swap:
     .cfi_startproc
-    pushq %rbp
-    pushq %rbx
-    pushq %r12
-    pushq %r13
-    pushq %r14
-    pushq %r15
+    PUSH_CALLEE_SAVED
     movq %rsp, (%rdi)
     movq %rsi, %rsp
-    popq %r15
-    popq %r14
-    popq %r13
-    popq %r12
-    popq %rbx
-    popq %rbp
+    POP_CALLEE_SAVED
     movq %rdx, %rax
     ret
     .cfi_endproc
@@ -41,20 +32,10 @@ gpulab_sim_fiber_swap:
     .type gpulab_sim_fiber_swap_jump, @function
 gpulab_sim_fiber_swap_jump:
     .cfi_startproc
-    pushq %rbp
-    pushq %rbx
-    pushq %r12
-    pushq %r13
-    pushq %r14
-    pushq %r15
+    PUSH_CALLEE_SAVED
     movq %rsp, (%rdi)
     movq %rsi, %rsp
-    popq %r15
-    popq %r14
-    popq %r13
-    popq %r12
-    popq %rbx
-    popq %rbp
+    POP_CALLEE_SAVED
     movq %rdx, %rax
     popq %rcx
     jmpq *%rcx
