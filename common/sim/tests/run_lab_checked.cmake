@@ -15,9 +15,9 @@
 # are not reports.
 #
 # The graded runs: gpulab-grade makes each check's inputs and runs the
-# program in graded mode, here through a wrapper (a program of the same name
-# in WORKDIR/bin) that sets GPULAB_SIM_CHECK=all and keeps the run's stderr
-# in WORKDIR/logs. The grader's scores are not judged here (the lab's own
+# program (or its check twin) in graded mode, here through a wrapper (a
+# program of the same name in WORKDIR/bin) that sets GPULAB_SIM_CHECK=all and
+# keeps the run's stderr in WORKDIR/logs. The grader's scores are not judged here (the lab's own
 # grade test does that; a run with API errors exits 1 under memcheck).
 get_filename_component(name "${PROGRAM}" NAME)
 get_filename_component(bin "${PROGRAM}" DIRECTORY)
@@ -73,21 +73,25 @@ endif()
 file(GLOB kit_programs "${bin}/${LAB}-*")
 foreach(p IN LISTS kit_programs)
   get_filename_component(n "${p}" NAME)
-  if(NOT n STREQUAL name)
+  if(NOT n STREQUAL name AND NOT n STREQUAL "${name}.check")
     file(CREATE_LINK "${p}" "${WORKDIR}/bin/${n}" SYMBOLIC)
   endif()
 endforeach()
-file(WRITE "${WORKDIR}/wrapper.sh"
-     "#!/bin/sh\n"
-     "# ${name} in graded mode under every check; stderr kept for run_lab_checked.cmake.\n"
-     "GPULAB_SIM_CHECK=all\n"
-     "export GPULAB_SIM_CHECK\n"
-     "log=\"${WORKDIR}/logs/\${PWD##*/}.err\"\n"
-     "echo \"inputs:\" * >\"$log\"\n"
-     "exec \"${PROGRAM}\" \"$@\" 2>>\"$log\"\n")
-file(COPY_FILE "${WORKDIR}/wrapper.sh" "${WORKDIR}/bin/${name}")
-file(CHMOD "${WORKDIR}/bin/${name}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
-           GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+# The program and its check twin (which the grader runs itself when a check
+# has the simulator instrument the run) each get a wrapper.
+foreach(suffix "" ".check")
+  file(WRITE "${WORKDIR}/wrapper${suffix}.sh"
+       "#!/bin/sh\n"
+       "# ${name}${suffix} in graded mode under every check; stderr kept for run_lab_checked.cmake.\n"
+       "GPULAB_SIM_CHECK=all\n"
+       "export GPULAB_SIM_CHECK\n"
+       "log=\"${WORKDIR}/logs/\${PWD##*/}.err\"\n"
+       "echo \"inputs:\" * >\"$log\"\n"
+       "exec \"${PROGRAM}${suffix}\" \"$@\" 2>>\"$log\"\n")
+  file(COPY_FILE "${WORKDIR}/wrapper${suffix}.sh" "${WORKDIR}/bin/${name}${suffix}")
+  file(CHMOD "${WORKDIR}/bin/${name}${suffix}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
+             GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+endforeach()
 file(CHMOD "${WORKDIR}/logs" DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
            GROUP_WRITE GROUP_EXECUTE WORLD_READ WORLD_WRITE WORLD_EXECUTE SETGID)
 execute_process(COMMAND "${GRADE}" --solutions --lab ${LAB} --backend sim --quiet --bin
