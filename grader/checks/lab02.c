@@ -27,8 +27,7 @@ static const char *const msg_prefix = "expected all tensors to be on the same de
 /* ---- shared helpers ------------------------------------------------------ */
 
 /* Reads outdir/<name>.npy; 1 on success, else 0 with why. */
-int lab02_read_output(lab_npy_array *a, const char *outdir, const char *name, char *why,
-                       size_t len)
+int lab02_read_output(lab_npy_array *a, const char *outdir, const char *name, char *why, size_t len)
 {
     char path[4300];
     lab_error err;

@@ -67,8 +67,7 @@ static const char *kernel_of(int op)
  * the configuration asked for (none for n = 0), and each element of c stored
  * exactly once. Catches the add done on the host and a grid-stride loop that
  * steps by blockDim.x alone (every block does all the work; c is right). */
-static int judge_counts(const lab03_ctx *x, const char *key, const char *err, char *why,
-                        size_t len)
+static int judge_counts(const lab03_ctx *x, const char *key, const char *err, char *why, size_t len)
 {
     grade_sim_report rep;
     grade_sim_launch k;
@@ -129,8 +128,8 @@ static int judge_counts(const lab03_ctx *x, const char *key, const char *err, ch
  * vec_add launch that reaches them: the kernel's bounds check leaves out a
  * block that is not full (i < n is enough), while ceil_div is right. The
  * reason into why when so. */
-static int partial_block_unwritten(const lab03_run *r, const float *c, const float *want,
-                                   char *why, size_t len)
+static int partial_block_unwritten(const lab03_run *r, const float *c, const float *want, char *why,
+                                   size_t len)
 {
     if (r->op != OP_VEC_ADD || r->bx <= 0 || r->n % r->bx == 0 || r->gx * r->bx < r->n)
         return 0;

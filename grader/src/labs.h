@@ -88,11 +88,11 @@ struct grade_case {
     int n_facts;
     char env[GRADE_MAX_ENV][256]; /* "NAME=value" for the run */
     int n_env;
-    int memcheck;      /* sim: 1 runs under GPULAB_SIM_CHECK=memcheck, 2 under =all (racecheck,
-                        * synccheck, initcheck too); a report fails the check */
+    int memcheck;         /* sim: 1 runs under GPULAB_SIM_CHECK=memcheck, 2 under =all (racecheck,
+                           * synccheck, initcheck too); a report fails the check */
     char check_hint[200]; /* said after such a report: where its cause likely is ("" none) */
-    int attempts;      /* runs before it fails (0 or 1: one); for checks that judge timings */
-    int expect_status; /* the exit status that counts as a completed run (default 0) */
+    int attempts;         /* runs before it fails (0 or 1: one); for checks that judge timings */
+    int expect_status;    /* the exit status that counts as a completed run (default 0) */
     grade_judge_fn judge;
     grade_arg arg; /* the check's row's argument (grade_check.arg), set before prepare */
     void *ctx;     /* for judge; freed with ctx_free (or free when NULL) */

@@ -36,7 +36,7 @@ static const char *case_env(const grade_case *c, const char *name)
  * check-mode shadow, which the program touches little of. *sim_mb is what to put in
  * GPULAB_SIM_MEMORY_MB (0: the check's). */
 grade_limits grade_run_limits_for(const options *o, const grade_check *check, const grade_case *c,
-                               const char *backend, unsigned long long *sim_mb)
+                                  const char *backend, unsigned long long *sim_mb)
 {
     grade_limits l;
     memset(&l, 0, sizeof(l));

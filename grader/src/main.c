@@ -63,8 +63,7 @@ static int sim_instrumented(const char *const *envp)
 {
     for (; *envp; envp++) {
         const char *e = *envp;
-        if ((!strncmp(e, "GPULAB_SIM_CHECK=", 17) && e[17]) ||
-            !strcmp(e, "GPULAB_SIM_STATS=1") ||
+        if ((!strncmp(e, "GPULAB_SIM_CHECK=", 17) && e[17]) || !strcmp(e, "GPULAB_SIM_STATS=1") ||
             (!strncmp(e, "GPULAB_SIM_MODEL=", 17) && e[17] && strcmp(e + 17, "off") != 0))
             return 1;
     }
@@ -173,8 +172,8 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
                    !grade_memcheck_ran(why, sizeof(why), run.err, c.sim_key)) {
             snprintf(res->reason, sizeof(res->reason), "%.500s", why);
         } else if (run.exit_status != c.expect_status) {
-            snprintf(res->reason, sizeof(res->reason), "exited with status %d: %s",
-                     run.exit_status, said);
+            snprintf(res->reason, sizeof(res->reason), "exited with status %d: %s", run.exit_status,
+                     said);
         } else {
             int ok = 1;
             grade_json_object obj = { NULL, 0 };

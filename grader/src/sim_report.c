@@ -103,8 +103,8 @@ void grade_sim_report_parse(grade_sim_report *r, const char *err, const char *ke
 
 int grade_sim_report_kernel(const grade_sim_report *r, const char *name, grade_sim_launch *out)
 {
-    int n = 0, shown = r->n_launches < GRADE_SIM_MAX_LAUNCHES ? r->n_launches
-                                                              : GRADE_SIM_MAX_LAUNCHES;
+    int n = 0,
+        shown = r->n_launches < GRADE_SIM_MAX_LAUNCHES ? r->n_launches : GRADE_SIM_MAX_LAUNCHES;
     memset(out, 0, sizeof(*out));
     if (!name) {
         *out = r->total;

@@ -28,11 +28,11 @@ typedef struct grade_sim_launch {
 } grade_sim_launch;
 
 typedef struct grade_sim_report {
-    int check_mode;  /* the banner "gpulab-sim check mode: ..." was printed */
-    char tools[96];  /* what the banner named: " memcheck racecheck" */
-    int summary;     /* "ERROR SUMMARY: n errors" was printed */
-    long errors;     /* its n */
-    int n_launches;  /* launches counted (may exceed GRADE_SIM_MAX_LAUNCHES) */
+    int check_mode; /* the banner "gpulab-sim check mode: ..." was printed */
+    char tools[96]; /* what the banner named: " memcheck racecheck" */
+    int summary;    /* "ERROR SUMMARY: n errors" was printed */
+    long errors;    /* its n */
+    int n_launches; /* launches counted (may exceed GRADE_SIM_MAX_LAUNCHES) */
     grade_sim_launch launch[GRADE_SIM_MAX_LAUNCHES]; /* the first ones */
     grade_sim_launch total;                          /* sums over every launch */
 } grade_sim_report;

@@ -93,8 +93,8 @@ static dim3 plane_grid(dim3 block, int height, int B, int C)
 
 /* cols (C*k*k, B*P): one thread per output pixel (ox, oy) of sample b for
  * channel c, writing its k*k rows (c, ki, kj). */
-__global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int H, int W,
-                              int k, int pad, int OH, int OW)
+__global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int H, int W, int k,
+                              int pad, int OH, int OW)
 {
     int ox = threadIdx.x, oy = blockIdx.x * blockDim.y + threadIdx.y;
     int b = blockIdx.y, c = blockIdx.z;
@@ -124,8 +124,8 @@ __global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int
 
 /* Each input pixel (ix, iy) of sample b, channel c sums the dcols entries it
  * was copied to (no atomics). */
-__global__ void col2im_kernel(float *dx, const float *dcols, size_t BP, int C, int H, int W,
-                              int k, int pad, int OH, int OW)
+__global__ void col2im_kernel(float *dx, const float *dcols, size_t BP, int C, int H, int W, int k,
+                              int pad, int OH, int OW)
 {
     int ix = threadIdx.x, iy = blockIdx.x * blockDim.y + threadIdx.y;
     int b = blockIdx.y, c = blockIdx.z;
@@ -380,8 +380,7 @@ static void conv_backward(l5_gpu *g, const l5_layer *l, const float *x, const fl
         im2col(g, l, x + s0 * in, Bc);
         /* dW (+)= dout . cols^T, the chunks added in order */
         gemm_rm_ld(g->blas, 0, 1, l->oc, CKK, Bc * P, dout, BP, g->d_cols, (int)cols_ld(Bc, P),
-                   s0 ? 1.0f : 0.0f,
-                   g->model.grads + tw->offset, CKK);
+                   s0 ? 1.0f : 0.0f, g->model.grads + tw->offset, CKK);
         if (!dx)
             continue;
         /* dcols (C*k*k, Bc*P) = W^T . dout, into cols, then added back to dx */

@@ -119,7 +119,7 @@ static const char *const not_names[] = {
 
 /* Statement keywords followed by ( : never a function's name, whatever a
  * misread declaration makes of them. */
-static const char *const statement_words[] = { "if",     "for",   "while",  "switch",
+static const char *const statement_words[] = { "if",     "for",   "while",        "switch",
                                                "return", "catch", "static_assert" };
 
 static int is_statement_word(const sp_file *f, size_t i)

@@ -252,8 +252,8 @@ void read_env_early(int, char **, char **envp)
     unsetenv("GPULAB_SIM_REPORT_KEY");
 }
 
-__attribute__((section(".preinit_array"), used)) void (*read_env_early_entry)(
-    int, char **, char **) = read_env_early;
+__attribute__((section(".preinit_array"),
+               used)) void (*read_env_early_entry)(int, char **, char **) = read_env_early;
 
 // Runs before main: settles the tools, and a plain program with tools asked
 // for becomes its twin.

@@ -3,7 +3,7 @@
  * gpulab_sim_fiber_step (block.cpp); fiber_x86_64.S is the plain switch.
  * Nothing here under GPULAB_SIM_FIBER_UCONTEXT (fiber_main runs the loop). */
 #if defined(__x86_64__) && !defined(GPULAB_SIM_FIBER_UCONTEXT)
-#include "fiber_regs_x86_64.h"
+#include "fiber_regs_x86_64.inc"
     .text
 /* gpulab_sim_fiber_loop(sim_thread *t): the loop a fiber runs on x86-64 (see
  * exec.hpp). gpulab_sim_fiber_step(t) returns the function to call and its

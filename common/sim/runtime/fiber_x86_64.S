@@ -5,7 +5,7 @@
  * returns `value` (%rdx, into %rax). The SSE and x87 control words are not switched: kernels
  * do not change rounding modes, and every fiber starts with the thread's. */
 #if defined(__x86_64__)
-#include "fiber_regs_x86_64.h"
+#include "fiber_regs_x86_64.inc"
     .text
     .globl gpulab_sim_fiber_swap
     .type gpulab_sim_fiber_swap, @function

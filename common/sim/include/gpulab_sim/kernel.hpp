@@ -255,8 +255,7 @@ struct prefix_calls<Cfg, type_list<D...>, type_list<>> {
 };
 
 template <class Body, class... P>
-struct configured
-    : prefix_calls<configured<Body, P...>, type_list<>, type_list<P...>> {
+struct configured : prefix_calls<configured<Body, P...>, type_list<>, type_list<P...>> {
     Body body;
     const void *addr;
     const char *name, *file, *args_text;
@@ -357,10 +356,10 @@ call_kernel<P...> kernel_caller(void (*kernel)(P...))
 #define GPULAB_SIM_CAT2(a, b) a##b
 #define GPULAB_SIM_CAT(a, b) GPULAB_SIM_CAT2(a, b)
 #define GPULAB_SIM_KERNEL_TRAITS(K, SYNC)                                                          \
-    static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_, __COUNTER__)(         \
-        (const void *)&K, #K, SYNC);                                                               \
-    static ::gpulab_sim::kernel_entry_registrar GPULAB_SIM_CAT(gpulab_sim_entry_,                  \
-                                                               __COUNTER__)(&K, #K)
+    static ::gpulab_sim::kernel_registrar GPULAB_SIM_CAT(gpulab_sim_traits_,                       \
+                                                         __COUNTER__)((const void *)&K, #K, SYNC); \
+    static ::gpulab_sim::kernel_entry_registrar GPULAB_SIM_CAT(gpulab_sim_entry_, __COUNTER__)(&K, \
+                                                                                               #K)
 
 // A launch from an array of pointers to the arguments, as cudaLaunchKernel
 // and cudaLaunchCooperativeKernel take them: each argument is read with its
@@ -396,8 +395,20 @@ cudaError_t launch_from_args(void (*func)(P...), dim3 grid, dim3 block, void **a
     };
     const void *ptrs[n + 1] = { pointer_or_null(std::get<I>(t->args))..., nullptr };
     const bool is_ptr[n + 1] = { std::is_pointer<typename std::decay<P>::type>::value..., false };
-    launch_request r = { (const void *)func, name, file, line, "", grid, block, shmem, stream,
-                         n, ptrs, is_ptr, t, &ops };
+    launch_request r = { (const void *)func,
+                         name,
+                         file,
+                         line,
+                         "",
+                         grid,
+                         block,
+                         shmem,
+                         stream,
+                         n,
+                         ptrs,
+                         is_ptr,
+                         t,
+                         &ops };
     if (cooperative)
         return submit_cooperative_launch(r);
     submit_launch(r);
@@ -461,8 +472,8 @@ void *static_shared(shared_site *site);
 // block-scope declaration in a template).
 extern "C" __thread unsigned char gpulab_sim_dynamic_shared[];
 #define GPULAB_SIM_DYNAMIC_SHARED_REF(NAME, ...)                                                   \
-    __VA_ARGS__(&NAME)[] =                                                                         \
-        *static_cast<__VA_ARGS__(*)[]>(static_cast<void *>(gpulab_sim_dynamic_shared))
+    __VA_ARGS__(&NAME)                                                                             \
+    [] = *static_cast<__VA_ARGS__(*)[]>(static_cast<void *>(gpulab_sim_dynamic_shared))
 
 // ---------------------------------------------------------------------------
 // Barriers, warp functions, fences.

@@ -68,8 +68,8 @@ fake_launcher<P...> fake_launch_site(void (*kernel)(P...), const char *name, int
 #define GPULAB_SIM_DYNAMIC_SHARED __asm__("gpulab_sim_dynamic_shared")
 extern "C" __thread unsigned char gpulab_sim_dynamic_shared[];
 #define GPULAB_SIM_DYNAMIC_SHARED_REF(NAME, ...)                                                   \
-    __VA_ARGS__(&NAME)[] =                                                                         \
-        *static_cast<__VA_ARGS__(*)[]>(static_cast<void *>(gpulab_sim_dynamic_shared))
+    __VA_ARGS__(&NAME)                                                                             \
+    [] = *static_cast<__VA_ARGS__(*)[]>(static_cast<void *>(gpulab_sim_dynamic_shared))
 
 // A static __shared__ variable in a function body: a reference of its type
 // (the real one points into the worker's shared window).

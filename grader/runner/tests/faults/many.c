@@ -1,7 +1,7 @@
 /*
  * many.c — creates empty files f0, f1, ... in its working directory until one cannot be made
- * (or argv[1] are, default 100000), prints "made N files: <why it stopped>" and exits 0. The run directory's cap
- * must stop it.
+ * (or argv[1] are, default 100000), prints "made N files: <why it stopped>" and exits 0. The run
+ * directory's cap must stop it.
  */
 #include <errno.h>
 #include <fcntl.h>
