@@ -73,16 +73,26 @@ static inline unsigned int blocks_for(size_t n)
 // kernels
 
 /*
- * im2col and col2im run one thread per pixel of a plane, in blocks of whole
- * rows: blockDim (width, rows), grid (ceil(height / rows), B, C), so
- * that threadIdx and blockIdx give the column, row, sample and channel with
- * no division (five divisions per element cost more than the copy itself).
- * Threads next to each other in x touch floats next to each other.
+ * im2col and col2im run one thread per four pixels of a row (a quad), in
+ * blocks of whole rows: blockDim (quads per row, rows), grid (ceil(height /
+ * rows), B, C), so that threadIdx and blockIdx give the quad, row, sample
+ * and channel with no division (five divisions per element cost more than
+ * the copy itself). Threads next to each other in x touch floats next to
+ * each other, and a thread moves its four floats of a cols row as one
+ * float4: one 16-byte store instead of four (a row of cols and a quad both
+ * start on a multiple of four floats when the row length is one).
  */
+#define L5_QUAD 4
+
+static int quads(int width)
+{
+    return (width + L5_QUAD - 1) / L5_QUAD;
+}
+
 static dim3 plane_block(int width)
 {
-    int rows = THREADS / width;
-    return dim3((unsigned int)width, (unsigned int)(rows > 0 ? rows : 1));
+    int q = quads(width), rows = THREADS / q;
+    return dim3((unsigned int)q, (unsigned int)(rows > 0 ? rows : 1));
 }
 
 static dim3 plane_grid(dim3 block, int height, int B, int C)
@@ -91,72 +101,102 @@ static dim3 plane_grid(dim3 block, int height, int B, int C)
                 (unsigned int)C);
 }
 
-/* cols (C*k*k, B*P): one thread per output pixel (ox, oy) of sample b for
- * channel c, writing its k*k rows (c, ki, kj). */
+/* cols (C*k*k, B*P): one thread per quad of output pixels ox0..ox0+3 in row
+ * oy of sample b, channel c, writing its k*k rows (c, ki, kj). */
 __global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int H, int W, int k,
                               int pad, int OH, int OW)
 {
-    int ox = threadIdx.x, oy = blockIdx.x * blockDim.y + threadIdx.y;
+    int ox0 = threadIdx.x * L5_QUAD, oy = blockIdx.x * blockDim.y + threadIdx.y;
     int b = blockIdx.y, c = blockIdx.z;
     if (oy >= OH)
         return;
     const float *plane = x + ((size_t)b * C + c) * H * W;
-    float *out = cols + (size_t)c * k * k * BP + (size_t)b * OH * OW + oy * OW + ox;
-    int iy0 = oy - pad, ix0 = ox - pad;
-    if (iy0 >= 0 && iy0 + k <= H && ix0 >= 0 && ix0 + k <= W) {
-        /* the whole window inside the input (every pixel of an unpadded
-         * layer): a plain copy, no test per element */
+    float *out = cols + (size_t)c * k * k * BP + (size_t)b * OH * OW + oy * OW + ox0;
+    int iy0 = oy - pad, ix0 = ox0 - pad;
+    if (OW % L5_QUAD == 0 && iy0 >= 0 && iy0 + k <= H && ix0 >= 0 && ix0 + L5_QUAD - 1 + k <= W) {
+        /* the four windows wholly inside the input (every pixel of an
+         * unpadded layer): a plain copy of four floats, no test */
         const float *in = plane + iy0 * W + ix0;
         for (int ki = 0; ki < k; ki++)
-            for (int kj = 0; kj < k; kj++, out += BP)
-                *out = in[ki * W + kj];
+            for (int kj = 0; kj < k; kj++, out += BP) {
+                const float *r = in + ki * W + kj;
+                *(float4 *)out = make_float4(r[0], r[1], r[2], r[3]);
+            }
         return;
     }
+    /* a quad at the padding: row by row, column by column, four floats at
+     * once where all four lie inside the input */
+    int n = OW - ox0 < L5_QUAD ? OW - ox0 : L5_QUAD, whole = OW % L5_QUAD == 0;
     for (int ki = 0; ki < k; ki++) {
         int iy = oy + ki - pad;
-        int row_ok = iy >= 0 && iy < H;
+        if (iy < 0 || iy >= H) {
+            for (int kj = 0; kj < k; kj++, out += BP)
+                for (int q = 0; q < n; q++)
+                    out[q] = 0.0f;
+            continue;
+        }
+        const float *row = plane + iy * W;
         for (int kj = 0; kj < k; kj++, out += BP) {
-            int ix = ox + kj - pad;
-            *out = row_ok && ix >= 0 && ix < W ? plane[iy * W + ix] : 0.0f;
+            int ix = ox0 + kj - pad;
+            if (whole && ix >= 0 && ix + L5_QUAD <= W) {
+                *(float4 *)out = make_float4(row[ix], row[ix + 1], row[ix + 2], row[ix + 3]);
+                continue;
+            }
+            for (int q = 0; q < n; q++)
+                out[q] = ix + q >= 0 && ix + q < W ? row[ix + q] : 0.0f;
         }
     }
 }
 
 /* Each input pixel (ix, iy) of sample b, channel c sums the dcols entries it
- * was copied to (no atomics). */
+ * was copied to (no atomics); a thread does a quad ix0..ix0+3 of row iy. */
 __global__ void col2im_kernel(float *dx, const float *dcols, size_t BP, int C, int H, int W, int k,
                               int pad, int OH, int OW)
 {
-    int ix = threadIdx.x, iy = blockIdx.x * blockDim.y + threadIdx.y;
+    int ix0 = threadIdx.x * L5_QUAD, iy = blockIdx.x * blockDim.y + threadIdx.y;
     int b = blockIdx.y, c = blockIdx.z;
     if (iy >= H)
         return;
     const float *rows = dcols + (size_t)c * k * k * BP + (size_t)b * OH * OW;
-    float sum = 0.0f;
-    int oy0 = iy + pad - (k - 1), ox0 = ix + pad - (k - 1);
-    if (oy0 >= 0 && iy + pad < OH && ox0 >= 0 && ix + pad < OW) {
-        /* every (ki, kj) lands inside the output: the same sum in the same
-         * order, no test per term */
-        for (int ki = 0; ki < k; ki++) {
-            const float *r = rows + (size_t)ki * k * BP + (iy + pad - ki) * OW + ix + pad;
-            for (int kj = 0; kj < k; kj++)
-                sum += r[(size_t)kj * BP - kj];
+    float *out = dx + (((size_t)b * C + c) * H + iy) * W + ix0;
+    /* the output rows this input row reaches: oy = iy + pad - ki inside
+     * [0, OH) for ki in [ki_lo, ki_hi]; the same for columns and kj. Each
+     * pixel sums its terms in the order (ki, kj), skipping those outside. */
+    int ki_lo = iy + pad - OH + 1 > 0 ? iy + pad - OH + 1 : 0;
+    int ki_hi = iy + pad < k - 1 ? iy + pad : k - 1;
+    if (ix0 + pad - (k - 1) >= 0 && ix0 + L5_QUAD - 1 + pad < OW && ix0 + L5_QUAD <= W) {
+        /* every kj of the four pixels lands inside the output: four sums at
+         * once, no test per term */
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+        for (int ki = ki_lo; ki <= ki_hi; ki++) {
+            const float *r = rows + (size_t)ki * k * BP + (iy + pad - ki) * OW + ix0 + pad;
+            for (int kj = 0; kj < k; kj++) {
+                const float *t = r + (size_t)kj * BP - kj;
+                s0 += t[0];
+                s1 += t[1];
+                s2 += t[2];
+                s3 += t[3];
+            }
         }
-        dx[(((size_t)b * C + c) * H + iy) * W + ix] = sum;
+        out[0] = s0;
+        out[1] = s1;
+        out[2] = s2;
+        out[3] = s3;
         return;
     }
-    for (int ki = 0; ki < k; ki++) {
-        int oy = iy + pad - ki;
-        if (oy < 0 || oy >= OH)
-            continue;
-        for (int kj = 0; kj < k; kj++) {
-            int ox = ix + pad - kj;
-            if (ox < 0 || ox >= OW)
-                continue;
-            sum += rows[(size_t)(ki * k + kj) * BP + oy * OW + ox];
+    int n = W - ix0 < L5_QUAD ? W - ix0 : L5_QUAD;
+    for (int q = 0; q < n; q++) {
+        int ix = ix0 + q;
+        int kj_lo = ix + pad - OW + 1 > 0 ? ix + pad - OW + 1 : 0;
+        int kj_hi = ix + pad < k - 1 ? ix + pad : k - 1;
+        float sum = 0.0f;
+        for (int ki = ki_lo; ki <= ki_hi; ki++) {
+            const float *r = rows + (size_t)ki * k * BP + (iy + pad - ki) * OW + ix + pad;
+            for (int kj = kj_lo; kj <= kj_hi; kj++)
+                sum += r[(size_t)kj * BP - kj];
         }
+        out[q] = sum;
     }
-    dx[(((size_t)b * C + c) * H + iy) * W + ix] = sum;
 }
 
 /* Grid: x over the P pixels, y over the OC channels, z over the B samples. */
