@@ -89,9 +89,12 @@ static int quads(int width)
     return (width + L5_QUAD - 1) / L5_QUAD;
 }
 
-static dim3 plane_block(int width)
+/* At most a plane's height of rows: a small plane (conv.8's 4 x 4 outputs)
+ * gets a small block rather than one of 256 threads with most of them idle. */
+static dim3 plane_block(int width, int height)
 {
     int q = quads(width), rows = THREADS / q;
+    rows = rows < height ? rows : height;
     return dim3((unsigned int)q, (unsigned int)(rows > 0 ? rows : 1));
 }
 
@@ -378,7 +381,7 @@ static int chunk_of(int B, int s0)
 /* cols (C*k*k, Bc*P) of the Bc samples from x on. */
 static void im2col(l5_gpu *g, const l5_layer *l, const float *x, int Bc)
 {
-    dim3 block = plane_block(l->ow);
+    dim3 block = plane_block(l->ow, l->oh);
     im2col_kernel<<<plane_grid(block, l->oh, Bc, l->c), block>>>(
         g->d_cols, cols_ld(Bc, l->oh * l->ow), x, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
     LAB_CHECK_LAUNCH();
@@ -413,7 +416,7 @@ static void conv_backward(l5_gpu *g, const l5_layer *l, const float *x, const fl
     to_rows_kernel<<<dim3(blocks_for(P), l->oc, B), THREADS>>>(g->d_dtmp, dy, B, l->oc, P);
     LAB_CHECK_LAUNCH();
     sums_rm(g->blas, 1, l->oc, BP, g->d_dtmp, g->d_ones, g->model.grads + tb->offset);
-    dim3 in_block = plane_block(l->w);
+    dim3 in_block = plane_block(l->w, l->h);
     for (int s0 = 0; s0 < B; s0 += L5_CHUNK) {
         int Bc = chunk_of(B, s0);
         const float *dout = g->d_dtmp + (size_t)s0 * P; /* (OC, Bc*P) inside (OC, B*P) */
