@@ -38,6 +38,7 @@ constexpr size_t alignment = 256;      // cudaMalloc's alignment
 constexpr size_t redzone = 256;        // unallocated bytes after each allocation
 constexpr unsigned char poison = 0xff; // fresh and freed memory
 constexpr int max_devices = 16;
+constexpr size_t huge_page = (size_t)2 << 20; // x86-64's and AArch64's usual huge page
 
 struct arena {
     uintptr_t base = 0;
@@ -66,6 +67,11 @@ size_t arena_size_setting()
     return (size_t)8192 << 20;
 }
 
+size_t round_up(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
 // Maps device d's arena on first use. Caller holds mem_mutex.
 arena *arena_for(int d)
 {
@@ -77,7 +83,11 @@ arena *arena_for(int d)
     // device (cudaMemGetInfo without cudaSetDevice) shows.
     size_t size = arena_size_setting();
     size -= (size / 8 >> 20 << 20) * (size_t)(d % 8);
-    void *p = mmap(nullptr, 2 * size, PROT_READ | PROT_WRITE,
+    // The arena starts on a huge-page boundary and the device half asks for
+    // huge pages: protect.cpp opens and closes the device half around every
+    // run of kernels, and mprotect's cost grows with the page-table entries
+    // it changes, one per 4 KiB page or one per 2 MiB huge page.
+    void *p = mmap(nullptr, 2 * size + huge_page, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         report("cannot reserve %zu MiB of address space for simulated device %d's memory "
@@ -85,6 +95,15 @@ arena *arena_for(int d)
                size >> 20, d);
         return nullptr;
     }
+    uintptr_t start = round_up((uintptr_t)p, huge_page);
+    if (start > (uintptr_t)p)
+        munmap(p, start - (uintptr_t)p);
+    if (start + 2 * size < (uintptr_t)p + 2 * size + huge_page)
+        munmap((void *)(start + 2 * size), (uintptr_t)p + huge_page - start);
+    p = (void *)start;
+#ifdef MADV_HUGEPAGE
+    madvise(p, size, MADV_HUGEPAGE); // advice only: without it, 4 KiB pages
+#endif
     a.base = (uintptr_t)p;
     a.size = size;
     a.free_blocks[a.base] = size;
@@ -92,11 +111,6 @@ arena *arena_for(int d)
     protect_device_memory(d, a.base, size);
     check_arena(d, a.base, 2 * size);
     return &a;
-}
-
-size_t round_up(size_t n, size_t to)
-{
-    return (n + to - 1) / to * to;
 }
 
 uintptr_t take_block(std::map<uintptr_t, size_t> &free_blocks, size_t need)

@@ -49,7 +49,7 @@ constexpr int max_devices = 16;
 struct region {
     std::atomic<uintptr_t> base{ 0 };
     std::atomic<size_t> size{ 0 };
-    size_t reach = 0; // bytes from base that allocations have used, whole pages
+    size_t reach = 0; // bytes from base that allocations have used, whole huge pages
 };
 
 region regions[max_devices];
@@ -243,7 +243,12 @@ void device_memory_grow(int d, uintptr_t end)
     uintptr_t base = r.base.load(std::memory_order_relaxed);
     if (!base || end <= base)
         return;
-    size_t reach = (end - base + page_size() - 1) / page_size() * page_size();
+    // Whole huge pages (memory.cpp asks for them): an mprotect that ends
+    // inside one would split it into small pages.
+    const size_t unit = (size_t)2 << 20;
+    size_t reach = (end - base + unit - 1) / unit * unit;
+    size_t size = r.size.load(std::memory_order_relaxed);
+    reach = reach < size ? reach : size;
     if (reach <= r.reach)
         return;
     if ((users > 0 || failed) &&
