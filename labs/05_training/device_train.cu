@@ -14,10 +14,12 @@
  * reaches a few percent (lab 04 measures it). The other layers are simple
  * element-wise or row-wise passes: those are yours.
  *
- * Kernels here (one thread per element of what they write, except im2col):
+ * Kernels here (one thread per element of what they write, except im2col
+ * and col2im, whose threads do four pixels each):
  *   im2col_kernel     cols (C*k*k, B*P; rows B*P + 16 floats apart) from
  *                     x (B, C, H, W), B samples (a chunk); a thread per
- *                     output pixel and channel writes its k*k rows
+ *                     column and four rows of an output plane writes each
+ *                     pixel's k*k rows
  *   col2im_kernel     dx (B, C, H, W) gathered from dcols
  *   from_rows_kernel  (OC, B*P) -> (B, OC, P)
  *   to_rows_kernel    (B, OC, P) -> (OC, B*P)
@@ -27,7 +29,7 @@
  * products without building cols: cpu_train.c); col2im_kernel adds dcols
  * back the same way, each dx element summing the entries it was copied to:
  *
- *   for (b, c, oy, ox)                  // a thread per (c, b, output pixel)
+ *   for (b, c, oy, ox)                  // a thread per (c, b, ox, 4 oy)
  *       for (ki = 0; ki < k; ki++)
  *           for (kj = 0; kj < k; kj++) {
  *               iy = oy + ki - pad, ix = ox + kj - pad;
@@ -73,132 +75,94 @@ static inline unsigned int blocks_for(size_t n)
 // kernels
 
 /*
- * im2col and col2im run one thread per four pixels of a row (a quad), in
- * blocks of whole rows: blockDim (quads per row, rows), grid (ceil(height /
- * rows), B, C), so that threadIdx and blockIdx give the quad, row, sample
- * and channel with no division (five divisions per element cost more than
- * the copy itself). Threads next to each other in x touch floats next to
- * each other, and a thread moves its four floats of a cols row as one
- * float4: one 16-byte store instead of four (a row of cols and a quad both
- * start on a multiple of four floats when the row length is one).
+ * im2col and col2im run one thread per pixel column and four rows of a
+ * plane: blockDim (width, R), grid (ceil(height / 4R), B, C); thread (x, y)
+ * of block (i, b, c) does column x of rows 4Ri + y + jR, j = 0..3. So
+ * threadIdx and blockIdx give the column, row, sample and channel with no
+ * division (five divisions per element cost more than the copy itself); at
+ * each step the threads of a warp touch floats next to each other, as a
+ * GPU's memory wants; and a thread's bookkeeping is shared by four pixels,
+ * as the simulator (which runs each thread in turn) wants.
  */
-#define L5_QUAD 4
+#define L5_ROWS_PER_THREAD 4
 
-static int quads(int width)
-{
-    return (width + L5_QUAD - 1) / L5_QUAD;
-}
-
-/* At most a plane's height of rows: a small plane (conv.8's 4 x 4 outputs)
- * gets a small block rather than one of 256 threads with most of them idle. */
+/* R rows of threads: at most THREADS in a block, and no more than a plane's
+ * height needs (conv.8's 4 x 4 outputs get a block of 4 threads, not 256
+ * with most of them idle). */
 static dim3 plane_block(int width, int height)
 {
-    int q = quads(width), rows = THREADS / q;
-    rows = rows < height ? rows : height;
-    return dim3((unsigned int)q, (unsigned int)(rows > 0 ? rows : 1));
+    int rows = THREADS / width, need = (height + L5_ROWS_PER_THREAD - 1) / L5_ROWS_PER_THREAD;
+    rows = rows < need ? rows : need;
+    return dim3((unsigned int)width, (unsigned int)(rows > 0 ? rows : 1));
 }
 
 static dim3 plane_grid(dim3 block, int height, int B, int C)
 {
-    return dim3((unsigned int)((height + (int)block.y - 1) / (int)block.y), (unsigned int)B,
-                (unsigned int)C);
+    int rows = (int)block.y * L5_ROWS_PER_THREAD;
+    return dim3((unsigned int)((height + rows - 1) / rows), (unsigned int)B, (unsigned int)C);
 }
 
-/* cols (C*k*k, B*P): one thread per quad of output pixels ox0..ox0+3 in row
- * oy of sample b, channel c, writing its k*k rows (c, ki, kj). */
+/* cols (C*k*k, B*P): one thread per output column ox and four rows of
+ * sample b, channel c, writing each pixel's k*k rows (c, ki, kj). */
 __global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int H, int W, int k,
                               int pad, int OH, int OW)
 {
-    int ox0 = threadIdx.x * L5_QUAD, oy = blockIdx.x * blockDim.y + threadIdx.y;
-    int b = blockIdx.y, c = blockIdx.z;
-    if (oy >= OH)
-        return;
+    int ox = threadIdx.x, b = blockIdx.y, c = blockIdx.z;
+    int ix0 = ox - pad, cols_in = ix0 >= 0 && ix0 + k <= W;
     const float *plane = x + ((size_t)b * C + c) * H * W;
-    float *out = cols + (size_t)c * k * k * BP + (size_t)b * OH * OW + oy * OW + ox0;
-    int iy0 = oy - pad, ix0 = ox0 - pad;
-    if (OW % L5_QUAD == 0 && iy0 >= 0 && iy0 + k <= H && ix0 >= 0 && ix0 + L5_QUAD - 1 + k <= W) {
-        /* the four windows wholly inside the input (every pixel of an
-         * unpadded layer): a plain copy of four floats, no test */
-        const float *in = plane + iy0 * W + ix0;
-        for (int ki = 0; ki < k; ki++)
-            for (int kj = 0; kj < k; kj++, out += BP) {
-                const float *r = in + ki * W + kj;
-                *(float4 *)out = make_float4(r[0], r[1], r[2], r[3]);
-            }
-        return;
-    }
-    /* a quad at the padding: row by row, column by column, four floats at
-     * once where all four lie inside the input */
-    int n = OW - ox0 < L5_QUAD ? OW - ox0 : L5_QUAD, whole = OW % L5_QUAD == 0;
-    for (int ki = 0; ki < k; ki++) {
-        int iy = oy + ki - pad;
-        if (iy < 0 || iy >= H) {
-            for (int kj = 0; kj < k; kj++, out += BP)
-                for (int q = 0; q < n; q++)
-                    out[q] = 0.0f;
+    float *base = cols + (size_t)c * k * k * BP + (size_t)b * OH * OW + ox;
+    for (int j = 0; j < L5_ROWS_PER_THREAD; j++) {
+        int oy = (blockIdx.x * L5_ROWS_PER_THREAD + j) * blockDim.y + threadIdx.y;
+        if (oy >= OH)
+            return;
+        int iy0 = oy - pad;
+        float *out = base + oy * OW;
+        if (cols_in && iy0 >= 0 && iy0 + k <= H) {
+            /* the window wholly inside the input (every pixel of an
+             * unpadded layer): a plain copy, no test per element */
+            const float *in = plane + iy0 * W + ix0;
+            for (int ki = 0; ki < k; ki++)
+                for (int kj = 0; kj < k; kj++, out += BP)
+                    *out = in[ki * W + kj];
             continue;
         }
-        const float *row = plane + iy * W;
-        for (int kj = 0; kj < k; kj++, out += BP) {
-            int ix = ox0 + kj - pad;
-            if (whole && ix >= 0 && ix + L5_QUAD <= W) {
-                *(float4 *)out = make_float4(row[ix], row[ix + 1], row[ix + 2], row[ix + 3]);
-                continue;
+        for (int ki = 0; ki < k; ki++) {
+            int iy = iy0 + ki, row_ok = iy >= 0 && iy < H;
+            for (int kj = 0; kj < k; kj++, out += BP) {
+                int ix = ix0 + kj;
+                *out = row_ok && ix >= 0 && ix < W ? plane[iy * W + ix] : 0.0f;
             }
-            for (int q = 0; q < n; q++)
-                out[q] = ix + q >= 0 && ix + q < W ? row[ix + q] : 0.0f;
         }
     }
 }
 
 /* Each input pixel (ix, iy) of sample b, channel c sums the dcols entries it
- * was copied to (no atomics); a thread does a quad ix0..ix0+3 of row iy. */
+ * was copied to (no atomics); a thread does column ix of four rows. */
 __global__ void col2im_kernel(float *dx, const float *dcols, size_t BP, int C, int H, int W, int k,
                               int pad, int OH, int OW)
 {
-    int ix0 = threadIdx.x * L5_QUAD, iy = blockIdx.x * blockDim.y + threadIdx.y;
-    int b = blockIdx.y, c = blockIdx.z;
-    if (iy >= H)
-        return;
-    const float *rows = dcols + (size_t)c * k * k * BP + (size_t)b * OH * OW;
-    float *out = dx + (((size_t)b * C + c) * H + iy) * W + ix0;
-    /* the output rows this input row reaches: oy = iy + pad - ki inside
-     * [0, OH) for ki in [ki_lo, ki_hi]; the same for columns and kj. Each
-     * pixel sums its terms in the order (ki, kj), skipping those outside. */
-    int ki_lo = iy + pad - OH + 1 > 0 ? iy + pad - OH + 1 : 0;
-    int ki_hi = iy + pad < k - 1 ? iy + pad : k - 1;
-    if (ix0 + pad - (k - 1) >= 0 && ix0 + L5_QUAD - 1 + pad < OW && ix0 + L5_QUAD <= W) {
-        /* every kj of the four pixels lands inside the output: four sums at
-         * once, no test per term */
-        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-        for (int ki = ki_lo; ki <= ki_hi; ki++) {
-            const float *r = rows + (size_t)ki * k * BP + (iy + pad - ki) * OW + ix0 + pad;
-            for (int kj = 0; kj < k; kj++) {
-                const float *t = r + (size_t)kj * BP - kj;
-                s0 += t[0];
-                s1 += t[1];
-                s2 += t[2];
-                s3 += t[3];
-            }
-        }
-        out[0] = s0;
-        out[1] = s1;
-        out[2] = s2;
-        out[3] = s3;
-        return;
-    }
-    int n = W - ix0 < L5_QUAD ? W - ix0 : L5_QUAD;
-    for (int q = 0; q < n; q++) {
-        int ix = ix0 + q;
-        int kj_lo = ix + pad - OW + 1 > 0 ? ix + pad - OW + 1 : 0;
-        int kj_hi = ix + pad < k - 1 ? ix + pad : k - 1;
+    int ix = threadIdx.x, b = blockIdx.y, c = blockIdx.z;
+    const float *rows = dcols + (size_t)c * k * k * BP + (size_t)b * OH * OW + ix + pad;
+    float *out = dx + ((size_t)b * C + c) * H * W + ix;
+    /* the output columns this input column reaches: ox = ix + pad - kj
+     * inside [0, OW) for kj in [kj_lo, kj_hi]; the same for rows and ki.
+     * Each pixel sums its terms in the order (ki, kj), skipping those
+     * outside. */
+    int kj_lo = ix + pad - OW + 1 > 0 ? ix + pad - OW + 1 : 0;
+    int kj_hi = ix + pad < k - 1 ? ix + pad : k - 1;
+    for (int j = 0; j < L5_ROWS_PER_THREAD; j++) {
+        int iy = (blockIdx.x * L5_ROWS_PER_THREAD + j) * blockDim.y + threadIdx.y;
+        if (iy >= H)
+            return;
+        int ki_lo = iy + pad - OH + 1 > 0 ? iy + pad - OH + 1 : 0;
+        int ki_hi = iy + pad < k - 1 ? iy + pad : k - 1;
         float sum = 0.0f;
         for (int ki = ki_lo; ki <= ki_hi; ki++) {
-            const float *r = rows + (size_t)ki * k * BP + (iy + pad - ki) * OW + ix + pad;
+            const float *r = rows + (size_t)ki * k * BP + (iy + pad - ki) * OW;
             for (int kj = kj_lo; kj <= kj_hi; kj++)
                 sum += r[(size_t)kj * BP - kj];
         }
-        out[q] = sum;
+        out[iy * W] = sum;
     }
 }
 
