@@ -169,21 +169,22 @@ __global__ void im2col_wide_kernel(float *cols, size_t BP, const float *x, int C
     float *out = cols + (size_t)c * L5_K5 * L5_K5 * BP + (size_t)b * OH * OW + oy * OW + ox0;
     int ix0 = ox0 - pad; /* a multiple of 4: each float4 wholly inside the row or outside */
     const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    float f[8]; /* columns ix0 .. ix0 + 7 of one input row */
-    for (int ki = 0; ki < L5_K5; ki++, out += L5_K5 * BP) {
+    /* columns ix0 .. ix0 + 7 of the five window rows, all gathered before
+     * any is copied out (a CPU reads them back at once then, instead of
+     * waiting on the stores just made) */
+    float f[L5_K5][8];
+    for (int ki = 0; ki < L5_K5; ki++) {
         int iy = oy - pad + ki;
         const float *row = plane + iy * W;
         int row_ok = iy >= 0 && iy < H;
-        *(float4 *)f = row_ok && ix0 >= 0 && ix0 < W ? *(const float4 *)(row + ix0) : zero;
-        *(float4 *)(f + 4) =
+        *(float4 *)f[ki] = row_ok && ix0 >= 0 && ix0 < W ? *(const float4 *)(row + ix0) : zero;
+        *(float4 *)(f[ki] + 4) =
             row_ok && ix0 + 4 >= 0 && ix0 + 4 < W ? *(const float4 *)(row + ix0 + 4) : zero;
-        /* whole float4 copies: one 16-byte access each */
-        *(float4 *)out = *(const float4 *)f;
-        *(float4 *)(out + BP) = *(const float4 *)(f + 1);
-        *(float4 *)(out + 2 * BP) = *(const float4 *)(f + 2);
-        *(float4 *)(out + 3 * BP) = *(const float4 *)(f + 3);
-        *(float4 *)(out + 4 * BP) = *(const float4 *)(f + 4);
     }
+    /* whole float4 copies: one 16-byte access each */
+    for (int ki = 0; ki < L5_K5; ki++)
+        for (int kj = 0; kj < L5_K5; kj++, out += BP)
+            *(float4 *)out = *(const float4 *)(f[ki] + kj);
 }
 
 /* Each input pixel (ix, iy) of sample b, channel c sums the dcols entries it
