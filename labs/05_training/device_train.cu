@@ -155,7 +155,7 @@ __global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int
 
 static int im2col_wide_fits(const l5_layer *l)
 {
-    return l->k == L5_K5 && l->pad % 4 == 0 && l->w % 4 == 0 && l->ow % 4 == 0;
+    return l->k == L5_K5 && l->ow % 4 == 0;
 }
 
 __global__ void im2col_wide_kernel(float *cols, size_t BP, const float *x, int C, int H, int W,
@@ -167,7 +167,11 @@ __global__ void im2col_wide_kernel(float *cols, size_t BP, const float *x, int C
         return;
     const float *plane = x + ((size_t)b * C + c) * H * W;
     float *out = cols + (size_t)c * L5_K5 * L5_K5 * BP + (size_t)b * OH * OW + oy * OW + ox0;
-    int ix0 = ox0 - pad; /* a multiple of 4: each float4 wholly inside the row or outside */
+    int ix0 = ox0 - pad;
+    /* rows and padding of a multiple of four floats: ix0 is one too, each
+     * float4 of the input wholly inside a row or outside; else (conv.3,
+     * padding 3) the eight floats one by one */
+    int aligned = pad % 4 == 0 && W % 4 == 0;
     const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     /* columns ix0 .. ix0 + 7 of the five window rows, all gathered before
      * any is copied out (a CPU reads them back at once then, instead of
@@ -177,9 +181,14 @@ __global__ void im2col_wide_kernel(float *cols, size_t BP, const float *x, int C
         int iy = oy - pad + ki;
         const float *row = plane + iy * W;
         int row_ok = iy >= 0 && iy < H;
-        *(float4 *)f[ki] = row_ok && ix0 >= 0 && ix0 < W ? *(const float4 *)(row + ix0) : zero;
-        *(float4 *)(f[ki] + 4) =
-            row_ok && ix0 + 4 >= 0 && ix0 + 4 < W ? *(const float4 *)(row + ix0 + 4) : zero;
+        if (aligned) {
+            *(float4 *)f[ki] = row_ok && ix0 >= 0 && ix0 < W ? *(const float4 *)(row + ix0) : zero;
+            *(float4 *)(f[ki] + 4) =
+                row_ok && ix0 + 4 >= 0 && ix0 + 4 < W ? *(const float4 *)(row + ix0 + 4) : zero;
+        } else {
+            for (int j = 0; j < 8; j++)
+                f[ki][j] = row_ok && ix0 + j >= 0 && ix0 + j < W ? row[ix0 + j] : 0.0f;
+        }
     }
     /* whole float4 copies: one 16-byte access each */
     for (int ki = 0; ki < L5_K5; ki++)
