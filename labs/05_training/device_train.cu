@@ -14,33 +14,14 @@
  * reaches a few percent (lab 04 measures it). The other layers are simple
  * element-wise or row-wise passes: those are yours.
  *
- * Kernels here (one thread per element of what they write, except im2col
- * and col2im, whose threads do four pixels each):
- *   im2col_kernel     cols (C*k*k, B*P; rows B*P + 16 floats apart) from
- *                     x (B, C, H, W), B samples (a chunk); a thread per
- *                     column and four rows of an output plane writes each
- *                     pixel's k*k rows
- *   im2col_wide_kernel the same for 5 x 5 kernels over rows of a multiple
- *                     of four floats (conv.0, conv.5): a thread per four
- *                     pixels of a row, float4 loads and stores
- *   col2im_kernel     dx (B, C, H, W) gathered from dcols
+ * Kernels here (one thread per element of what they write):
  *   from_rows_kernel  (OC, B*P) -> (B, OC, P)
  *   to_rows_kernel    (B, OC, P) -> (OC, B*P)
  *   fill_kernel       x = value
- *
- * The plain CPU loop im2col_kernel ports (the CPU trainer computes the same
- * products without building cols: cpu_train.c); col2im_kernel adds dcols
- * back the same way, each dx element summing the entries it was copied to:
- *
- *   for (b, c, oy, ox)                  // a thread per (c, b, ox, 4 oy)
- *       for (ki = 0; ki < k; ki++)
- *           for (kj = 0; kj < k; kj++) {
- *               iy = oy + ki - pad, ix = ox + kj - pad;
- *               cols[(c k + ki) k + kj][b P + oy OW + ox] =
- *                   inside(iy, ix) ? x[b][c][iy][ix] : 0;
- *           }
+ * im2col and col2im, with the plain CPU loop they port: im2col.cu.
  */
 #include "device_train.h"
+#include "im2col.h"
 #include "student.h"
 
 #include "lab/check.h"
@@ -76,155 +57,6 @@ static inline unsigned int blocks_for(size_t n)
 
 // ----------------------------------------------------------------------------
 // kernels
-
-/*
- * im2col and col2im run one thread per pixel column and four rows of a
- * plane: blockDim (width, R), grid (ceil(height / 4R), B, C); thread (x, y)
- * of block (i, b, c) does column x of rows 4Ri + y + jR, j = 0..3. So
- * threadIdx and blockIdx give the column, row, sample and channel with no
- * division (five divisions per element cost more than the copy itself); at
- * each step the threads of a warp touch floats next to each other, as a
- * GPU's memory wants; and a thread's bookkeeping is shared by four pixels,
- * as the simulator (which runs each thread in turn) wants.
- */
-#define L5_ROWS_PER_THREAD 4
-
-/* R rows of threads: at most THREADS in a block, and no more than a plane's
- * height needs (conv.8's 4 x 4 outputs get a block of 4 threads, not 256
- * with most of them idle). */
-static dim3 plane_block(int width, int height)
-{
-    int rows = THREADS / width, need = (height + L5_ROWS_PER_THREAD - 1) / L5_ROWS_PER_THREAD;
-    rows = rows < need ? rows : need;
-    return dim3((unsigned int)width, (unsigned int)(rows > 0 ? rows : 1));
-}
-
-static dim3 plane_grid(dim3 block, int height, int B, int C)
-{
-    int rows = (int)block.y * L5_ROWS_PER_THREAD;
-    return dim3((unsigned int)((height + rows - 1) / rows), (unsigned int)B, (unsigned int)C);
-}
-
-/* cols (C*k*k, B*P): one thread per output column ox and four rows of
- * sample b, channel c, writing each pixel's k*k rows (c, ki, kj). */
-__global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int H, int W, int k,
-                              int pad, int OH, int OW)
-{
-    int ox = threadIdx.x, b = blockIdx.y, c = blockIdx.z;
-    int ix0 = ox - pad, cols_in = ix0 >= 0 && ix0 + k <= W;
-    const float *plane = x + ((size_t)b * C + c) * H * W;
-    float *base = cols + (size_t)c * k * k * BP + (size_t)b * OH * OW + ox;
-    for (int j = 0; j < L5_ROWS_PER_THREAD; j++) {
-        int oy = (blockIdx.x * L5_ROWS_PER_THREAD + j) * blockDim.y + threadIdx.y;
-        if (oy >= OH)
-            return;
-        int iy0 = oy - pad;
-        float *out = base + oy * OW;
-        if (cols_in && iy0 >= 0 && iy0 + k <= H) {
-            /* the window wholly inside the input (every pixel of an
-             * unpadded layer): a plain copy, no test per element */
-            const float *in = plane + iy0 * W + ix0;
-            for (int ki = 0; ki < k; ki++)
-                for (int kj = 0; kj < k; kj++, out += BP)
-                    *out = in[ki * W + kj];
-            continue;
-        }
-        for (int ki = 0; ki < k; ki++) {
-            int iy = iy0 + ki, row_ok = iy >= 0 && iy < H;
-            for (int kj = 0; kj < k; kj++, out += BP) {
-                int ix = ix0 + kj;
-                *out = row_ok && ix >= 0 && ix < W ? plane[iy * W + ix] : 0.0f;
-            }
-        }
-    }
-}
-
-/*
- * im2col for a 5 x 5 kernel over rows whose lengths, and padding, are
- * multiples of four floats (conv.0 and conv.5): a thread takes four output
- * pixels ox0..ox0+3 of a row, whose five windows span the input columns
- * ox0-pad .. ox0-pad+7 of each window row: two aligned float4. Per input
- * row, two 16-byte loads and five 16-byte stores (one per cols row, its
- * floats kj..kj+3 of the eight), where the kernel above makes 20 loads and
- * 20 stores of 4 bytes for the same four pixels: fewer, wider accesses on a
- * GPU, and on the simulator (which runs one thread at a time) a quarter of
- * the threads and vector copies. blockDim (OW / 4, rows), grid (ceil(OH /
- * rows), B, C); the threads of a warp still touch neighbouring floats.
- */
-#define L5_K5 5
-
-static int im2col_wide_fits(const l5_layer *l)
-{
-    return l->k == L5_K5 && l->ow % 4 == 0;
-}
-
-__global__ void im2col_wide_kernel(float *cols, size_t BP, const float *x, int C, int H, int W,
-                                   int pad, int OH, int OW)
-{
-    int ox0 = threadIdx.x * 4, oy = blockIdx.x * blockDim.y + threadIdx.y;
-    int b = blockIdx.y, c = blockIdx.z;
-    if (oy >= OH)
-        return;
-    const float *plane = x + ((size_t)b * C + c) * H * W;
-    float *out = cols + (size_t)c * L5_K5 * L5_K5 * BP + (size_t)b * OH * OW + oy * OW + ox0;
-    int ix0 = ox0 - pad;
-    /* rows and padding of a multiple of four floats: ix0 is one too, each
-     * float4 of the input wholly inside a row or outside; else (conv.3,
-     * padding 3) the eight floats one by one */
-    int aligned = pad % 4 == 0 && W % 4 == 0;
-    const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    /* columns ix0 .. ix0 + 7 of the five window rows, all gathered before
-     * any is copied out (a CPU reads them back at once then, instead of
-     * waiting on the stores just made) */
-    float f[L5_K5][8];
-    for (int ki = 0; ki < L5_K5; ki++) {
-        int iy = oy - pad + ki;
-        const float *row = plane + iy * W;
-        int row_ok = iy >= 0 && iy < H;
-        if (aligned) {
-            *(float4 *)f[ki] = row_ok && ix0 >= 0 && ix0 < W ? *(const float4 *)(row + ix0) : zero;
-            *(float4 *)(f[ki] + 4) =
-                row_ok && ix0 + 4 >= 0 && ix0 + 4 < W ? *(const float4 *)(row + ix0 + 4) : zero;
-        } else {
-            for (int j = 0; j < 8; j++)
-                f[ki][j] = row_ok && ix0 + j >= 0 && ix0 + j < W ? row[ix0 + j] : 0.0f;
-        }
-    }
-    /* whole float4 copies: one 16-byte access each */
-    for (int ki = 0; ki < L5_K5; ki++)
-        for (int kj = 0; kj < L5_K5; kj++, out += BP)
-            *(float4 *)out = *(const float4 *)(f[ki] + kj);
-}
-
-/* Each input pixel (ix, iy) of sample b, channel c sums the dcols entries it
- * was copied to (no atomics); a thread does column ix of four rows. */
-__global__ void col2im_kernel(float *dx, const float *dcols, size_t BP, int C, int H, int W, int k,
-                              int pad, int OH, int OW)
-{
-    int ix = threadIdx.x, b = blockIdx.y, c = blockIdx.z;
-    const float *rows = dcols + (size_t)c * k * k * BP + (size_t)b * OH * OW + ix + pad;
-    float *out = dx + ((size_t)b * C + c) * H * W + ix;
-    /* the output columns this input column reaches: ox = ix + pad - kj
-     * inside [0, OW) for kj in [kj_lo, kj_hi]; the same for rows and ki.
-     * Each pixel sums its terms in the order (ki, kj), skipping those
-     * outside. */
-    int kj_lo = ix + pad - OW + 1 > 0 ? ix + pad - OW + 1 : 0;
-    int kj_hi = ix + pad < k - 1 ? ix + pad : k - 1;
-    for (int j = 0; j < L5_ROWS_PER_THREAD; j++) {
-        int iy = (blockIdx.x * L5_ROWS_PER_THREAD + j) * blockDim.y + threadIdx.y;
-        if (iy >= H)
-            return;
-        int ki_lo = iy + pad - OH + 1 > 0 ? iy + pad - OH + 1 : 0;
-        int ki_hi = iy + pad < k - 1 ? iy + pad : k - 1;
-        float sum = 0.0f;
-        for (int ki = ki_lo; ki <= ki_hi; ki++) {
-            const float *r = rows + (size_t)ki * k * BP + (iy + pad - ki) * OW;
-            for (int kj = kj_lo; kj <= kj_hi; kj++)
-                sum += r[(size_t)kj * BP - kj];
-        }
-        out[iy * W] = sum;
-    }
-}
 
 /* Grid: x over the P pixels, y over the OC channels, z over the B samples. */
 __global__ void from_rows_kernel(float *y, const float *rows, int B, int OC, int P)
@@ -402,25 +234,6 @@ static int chunk_of(int B, int s0)
     return B - s0 < L5_CHUNK ? B - s0 : L5_CHUNK;
 }
 
-/* cols (C*k*k, Bc*P) of the Bc samples from x on. */
-static void im2col(l5_gpu *g, const l5_layer *l, const float *x, int Bc)
-{
-    size_t ld = cols_ld(Bc, l->oh * l->ow);
-    if (im2col_wide_fits(l)) {
-        /* a thread per four pixels of a row; at most a plane's height of rows */
-        int quads = l->ow / 4, rows = THREADS / quads < l->oh ? THREADS / quads : l->oh;
-        dim3 block((unsigned int)quads, (unsigned int)rows);
-        dim3 grid((unsigned int)((l->oh + rows - 1) / rows), (unsigned int)Bc, (unsigned int)l->c);
-        im2col_wide_kernel<<<grid, block>>>(g->d_cols, ld, x, l->c, l->h, l->w, l->pad, l->oh,
-                                            l->ow);
-    } else {
-        dim3 block = plane_block(l->ow, l->oh);
-        im2col_kernel<<<plane_grid(block, l->oh, Bc, l->c), block>>>(
-            g->d_cols, ld, x, l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
-    }
-    LAB_CHECK_LAUNCH();
-}
-
 static void conv_forward(l5_gpu *g, const l5_layer *l, const float *x, float *y, int B)
 {
     const l5_net *net = g->net;
@@ -430,7 +243,7 @@ static void conv_forward(l5_gpu *g, const l5_layer *l, const float *x, float *y,
     size_t in = (size_t)l->c * l->h * l->w;
     for (int s0 = 0; s0 < B; s0 += L5_CHUNK) {
         int Bc = chunk_of(B, s0);
-        im2col(g, l, x + s0 * in, Bc);
+        l5_im2col(g->d_cols, cols_ld(Bc, P), l, x + s0 * in, Bc);
         gemm_rm_ld(g->blas, 0, 0, l->oc, Bc * P, CKK, W, CKK, g->d_cols, (int)cols_ld(Bc, P), 0.0f,
                    g->d_tmp, Bc * P); /* (OC, Bc*P) */
         from_rows_kernel<<<dim3(blocks_for(P), l->oc, Bc), THREADS>>>(y + (size_t)s0 * l->oc * P,
@@ -450,11 +263,10 @@ static void conv_backward(l5_gpu *g, const l5_layer *l, const float *x, const fl
     to_rows_kernel<<<dim3(blocks_for(P), l->oc, B), THREADS>>>(g->d_dtmp, dy, B, l->oc, P);
     LAB_CHECK_LAUNCH();
     sums_rm(g->blas, 1, l->oc, BP, g->d_dtmp, g->d_ones, g->model.grads + tb->offset);
-    dim3 in_block = plane_block(l->w, l->h);
     for (int s0 = 0; s0 < B; s0 += L5_CHUNK) {
         int Bc = chunk_of(B, s0);
         const float *dout = g->d_dtmp + (size_t)s0 * P; /* (OC, Bc*P) inside (OC, B*P) */
-        im2col(g, l, x + s0 * in, Bc);
+        l5_im2col(g->d_cols, cols_ld(Bc, P), l, x + s0 * in, Bc);
         /* dW (+)= dout . cols^T, the chunks added in order */
         gemm_rm_ld(g->blas, 0, 1, l->oc, CKK, Bc * P, dout, BP, g->d_cols, (int)cols_ld(Bc, P),
                    s0 ? 1.0f : 0.0f, g->model.grads + tw->offset, CKK);
@@ -463,9 +275,7 @@ static void conv_backward(l5_gpu *g, const l5_layer *l, const float *x, const fl
         /* dcols (C*k*k, Bc*P) = W^T . dout, into cols, then added back to dx */
         gemm_rm_ld(g->blas, 1, 0, CKK, Bc * P, l->oc, g->model.params + tw->offset, CKK, dout, BP,
                    0.0f, g->d_cols, (int)cols_ld(Bc, P));
-        col2im_kernel<<<plane_grid(in_block, l->h, Bc, l->c), in_block>>>(
-            dx + s0 * in, g->d_cols, cols_ld(Bc, P), l->c, l->h, l->w, l->k, l->pad, l->oh, l->ow);
-        LAB_CHECK_LAUNCH();
+        l5_col2im(dx + s0 * in, g->d_cols, cols_ld(Bc, P), l, Bc);
     }
 }
 
