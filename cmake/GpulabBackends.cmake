@@ -85,13 +85,16 @@ endif()
 # compiles some: -fsanitize=thread makes each load and store call a hook.
 set(GPULAB_SIM_TSAN_FLAGS
   $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -g -gdwarf-4>
-  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:--param=tsan-instrument-func-entry-exit=0>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:--param=tsan-instrument-func-entry-exit=0;-fno-tree-sra>
   "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:Clang>>:SHELL:-mllvm -tsan-instrument-func-entry-exit=0 -mllvm -tsan-instrument-read-before-write=1>")
 # (DWARF 4: binutils' addr2line misreads the file of #line-mapped code in
 # GCC 12's DWARF 5, and the reports must name the .cu file. GCC and clang
 # spell "no calls at function entry and exit" differently; clang also
 # drops the read of `x[i] += v` unless told to keep it, and initcheck
-# needs that read.)
+# needs that read. GCC without scalar replacement of aggregates: a
+# `float4` stored whole, `p[i] = make_float4(a, b, c, d)`, stays one 16-byte
+# access as on a GPU, instead of four 4-byte stores that the model would
+# count as four requests.)
 find_program(GPULAB_BASH bash)
 function(gpulab_sim_check_twin target)
   if(NOT GPULAB_SIM_CHECK_TWINS)

@@ -129,27 +129,28 @@ __global__ void im2col_wide_kernel(float *cols, size_t BP, const float *x, int C
      * padding 3) the eight floats one by one */
     int aligned = pad % 4 == 0 && W % 4 == 0;
     const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    /* columns ix0 .. ix0 + 7 of the five window rows, all gathered before
-     * any is copied out (a CPU reads them back at once then, instead of
-     * waiting on the stores just made) */
-    float f[L5_K5][8];
-    for (int ki = 0; ki < L5_K5; ki++) {
+    for (int ki = 0; ki < L5_K5; ki++, out += L5_K5 * BP) {
         int iy = oy - pad + ki;
         const float *row = plane + iy * W;
         int row_ok = iy >= 0 && iy < H;
+        float4 a, e; /* columns ix0 .. ix0 + 3 and ix0 + 4 .. ix0 + 7 of the row */
         if (aligned) {
-            *(float4 *)f[ki] = row_ok && ix0 >= 0 && ix0 < W ? *(const float4 *)(row + ix0) : zero;
-            *(float4 *)(f[ki] + 4) =
-                row_ok && ix0 + 4 >= 0 && ix0 + 4 < W ? *(const float4 *)(row + ix0 + 4) : zero;
+            a = row_ok && ix0 >= 0 && ix0 < W ? *(const float4 *)(row + ix0) : zero;
+            e = row_ok && ix0 + 4 >= 0 && ix0 + 4 < W ? *(const float4 *)(row + ix0 + 4) : zero;
         } else {
+            float v[8];
             for (int j = 0; j < 8; j++)
-                f[ki][j] = row_ok && ix0 + j >= 0 && ix0 + j < W ? row[ix0 + j] : 0.0f;
+                v[j] = row_ok && ix0 + j >= 0 && ix0 + j < W ? row[ix0 + j] : 0.0f;
+            a = make_float4(v[0], v[1], v[2], v[3]);
+            e = make_float4(v[4], v[5], v[6], v[7]);
         }
+        /* the five windows' rows (kj = 0..4): floats kj .. kj + 3 of a, e */
+        *(float4 *)out = a;
+        *(float4 *)(out + BP) = make_float4(a.y, a.z, a.w, e.x);
+        *(float4 *)(out + 2 * BP) = make_float4(a.z, a.w, e.x, e.y);
+        *(float4 *)(out + 3 * BP) = make_float4(a.w, e.x, e.y, e.z);
+        *(float4 *)(out + 4 * BP) = e;
     }
-    /* whole float4 copies: one 16-byte access each */
-    for (int ki = 0; ki < L5_K5; ki++)
-        for (int kj = 0; kj < L5_K5; kj++, out += BP)
-            *(float4 *)out = *(const float4 *)(f[ki] + kj);
 }
 
 /* Each input pixel (ix, iy) of sample b, channel c sums the dcols entries it

@@ -5,7 +5,10 @@
 // counts tell a strided load (one thread per row of a row-major matrix: 32
 // sectors per warp request for A, 1 for v) from a coalesced one (the same
 // product on the transposed matrix: 4 sectors for A, 1 for v), both in the
-// table on stderr and through gpulab_sim_last_kernel_stats.
+// table on stderr and through gpulab_sim_last_kernel_stats. A float4 built
+// from scalars and stored whole is one 16-byte store per thread, one request
+// per warp, as nvcc makes it (built with GCC; clang's twin may split it in
+// two 8-byte stores: docs/model.md, "What is not modeled").
 #include <cuda_runtime.h>
 
 #include <stdio.h>
@@ -33,6 +36,12 @@ __global__ void by_columns(const float *At, const float *v, float *u)
     u[r] = s;
 }
 
+__global__ void store4(float4 *o, const float *v)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    o[r] = make_float4(v[0], 1.0f, 2.0f, 3.0f);
+}
+
 int main(void)
 {
     float *A, *v, *u;
@@ -52,6 +61,18 @@ int main(void)
     ok &= rows.load_sectors == (32ull + 1) * (N / 32) * M;
     ok &= cols.load_sectors == (4ull + 1) * (N / 32) * M;
     ok &= cols.threads == N && cols.global_stores == N;
+    struct gpulab_sim_kernel_stats wide;
+    store4<<<N / 128, 128>>>((float4 *)A, v);
+    cudaDeviceSynchronize();
+    ok &= gpulab_sim_last_kernel_stats(&wide) == 0;
+#if defined(__clang__)
+    ok &= wide.store_requests <= 2ull * (N / 32) && wide.store_sectors <= 2ull * 16 * (N / 32);
+#else
+    ok &= wide.store_requests == (N / 32) && wide.store_sectors == 16ull * (N / 32);
+#endif
+    if (!ok)
+        printf("store4: %llu store requests, %llu sectors\n", wide.store_requests,
+               wide.store_sectors);
     cudaFree(A);
     cudaFree(v);
     cudaFree(u);
