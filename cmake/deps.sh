@@ -39,13 +39,13 @@ fi
 cmake_too_old() {
   command -v cmake >/dev/null 2>&1 || return 1
   local v
-  v=$(cmake --version | head -1 | sed 's/[^0-9.]*\([0-9.]*\).*/\1/')
+  v=$(cmake --version | sed -n 1p | sed 's/[^0-9.]*\([0-9.]*\).*/\1/')
   [ "$(printf '%s\n3.25\n' "$v" | sort -V | head -1)" != "3.25" ]
 }
 
 mode=${1:-check}
 if cmake_too_old; then
-  echo "gpulab needs CMake >= 3.25; this one is $(cmake --version | head -1)." >&2
+  echo "gpulab needs CMake >= 3.25; this one is $(cmake --version | sed -n 1p)." >&2
   echo "Install a newer one, e.g.: python3 -m pip install --user 'cmake>=3.25'" >&2
   exit 1
 fi

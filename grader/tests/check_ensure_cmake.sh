@@ -86,7 +86,9 @@ APT
 }
 
 # Sources ensure-cmake.sh as setup.sh does; prints which cmake is then first
-# on PATH and its version. $1: the PATH to run with.
+# on PATH and its version (sed, not head: head may exit before cmake has
+# written its other lines, and pipefail would then fail on its SIGPIPE).
+# $1: the PATH to run with.
 run_case() {
   local path=$1
   export FAKE=$scratch/$case
@@ -95,7 +97,7 @@ run_case() {
   set +e
   env -i PATH="$path" FAKE="$FAKE" FAKE_PIP="${FAKE_PIP:-yes}" FAKE_PEP668="${FAKE_PEP668:-no}" \
     GPULAB_CMAKE_PATH_FILE="$FAKE/cmake-bin-dir" \
-    "$BASH" -c 'set -euo pipefail; . "$1"; echo "chosen: $(command -v cmake)"; cmake --version | head -1' \
+    "$BASH" -c 'set -euo pipefail; . "$1"; echo "chosen: $(command -v cmake)"; cmake --version | sed -n 1p' \
     _ "$ensure" >"$scratch/$case.out" 2>&1
   rc=$?
   set -e
