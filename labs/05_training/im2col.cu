@@ -96,16 +96,18 @@ __global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int
 }
 
 /*
- * im2col for a 5 x 5 kernel over rows whose lengths, and padding, are
- * multiples of four floats (conv.0 and conv.5): a thread takes four output
- * pixels ox0..ox0+3 of a row, whose five windows span the input columns
- * ox0-pad .. ox0-pad+7 of each window row: two aligned float4. Per input
- * row, two 16-byte loads and five 16-byte stores (one per cols row, its
- * floats kj..kj+3 of the eight), where the kernel above makes 20 loads and
- * 20 stores of 4 bytes for the same four pixels: fewer, wider accesses on a
- * GPU, and on the simulator (which runs one thread at a time) a quarter of
- * the threads and vector copies. blockDim (OW / 4, rows), grid (ceil(OH /
- * rows), B, C); the threads of a warp still touch neighbouring floats.
+ * im2col for a 5 x 5 kernel over output rows of a multiple of four floats
+ * (conv.0, conv.3, conv.5): a thread takes four output pixels ox0..ox0+3 of
+ * a row, whose five windows span the input columns ox0-pad .. ox0-pad+7 of
+ * each window row. Where the input rows and the padding are multiples of
+ * four floats too (conv.0, conv.5) those eight are two aligned float4
+ * loads; else (conv.3) eight loads of 4 bytes. Then five 16-byte stores,
+ * one per cols row (floats kj..kj+3 of the eight), where the kernel above
+ * makes 20 stores of 4 bytes for the same four pixels: fewer, wider
+ * accesses on a GPU, and on the simulator (which runs one thread at a time)
+ * a quarter of the threads and vector copies. blockDim (OW / 4, rows), grid
+ * (ceil(OH / rows), B, C); the threads of a warp still touch neighbouring
+ * floats.
  */
 #define L5_K5 5
 
@@ -125,8 +127,7 @@ __global__ void im2col_wide_kernel(float *cols, size_t BP, const float *x, int C
     float *out = cols + (size_t)c * L5_K5 * L5_K5 * BP + (size_t)b * OH * OW + oy * OW + ox0;
     int ix0 = ox0 - pad;
     /* rows and padding of a multiple of four floats: ix0 is one too, each
-     * float4 of the input wholly inside a row or outside; else (conv.3,
-     * padding 3) the eight floats one by one */
+     * float4 of the input wholly inside a row or outside */
     int aligned = pad % 4 == 0 && W % 4 == 0;
     const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     for (int ki = 0; ki < L5_K5; ki++, out += L5_K5 * BP) {

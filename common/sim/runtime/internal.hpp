@@ -94,6 +94,9 @@ int fault_allocation(const void *p, allocation *out);
 // host-side fills, open only the bytes they touch. Opens nest; the last
 // close closes.
 
+// Device memory is on huge pages of this size where the system gives them
+// (memory.cpp asks), and is opened and closed in whole ones (protect.cpp).
+constexpr size_t device_huge_page = (size_t)2 << 20; // x86-64's and AArch64's usual
 // Device d's memory is [base, base + size); mapped, and closed from now on.
 void protect_device_memory(int d, uintptr_t base, size_t size);
 // Allocations of device d now reach up to `end`.

@@ -38,7 +38,6 @@ constexpr size_t alignment = 256;      // cudaMalloc's alignment
 constexpr size_t redzone = 256;        // unallocated bytes after each allocation
 constexpr unsigned char poison = 0xff; // fresh and freed memory
 constexpr int max_devices = 16;
-constexpr size_t huge_page = (size_t)2 << 20; // x86-64's and AArch64's usual huge page
 
 struct arena {
     uintptr_t base = 0;
@@ -87,7 +86,7 @@ arena *arena_for(int d)
     // huge pages: protect.cpp opens and closes the device half around every
     // run of kernels, and mprotect's cost grows with the page-table entries
     // it changes, one per 4 KiB page or one per 2 MiB huge page.
-    void *p = mmap(nullptr, 2 * size + huge_page, PROT_READ | PROT_WRITE,
+    void *p = mmap(nullptr, 2 * size + device_huge_page, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         report("cannot reserve %zu MiB of address space for simulated device %d's memory "
@@ -95,11 +94,10 @@ arena *arena_for(int d)
                size >> 20, d);
         return nullptr;
     }
-    uintptr_t start = round_up((uintptr_t)p, huge_page);
+    uintptr_t start = round_up((uintptr_t)p, device_huge_page);
     if (start > (uintptr_t)p)
         munmap(p, start - (uintptr_t)p);
-    if (start + 2 * size < (uintptr_t)p + 2 * size + huge_page)
-        munmap((void *)(start + 2 * size), (uintptr_t)p + huge_page - start);
+    munmap((void *)(start + 2 * size), (uintptr_t)p + device_huge_page - start); // the rest
     p = (void *)start;
 #ifdef MADV_HUGEPAGE
     madvise(p, size, MADV_HUGEPAGE); // advice only: without it, 4 KiB pages

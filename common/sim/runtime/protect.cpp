@@ -245,8 +245,7 @@ void device_memory_grow(int d, uintptr_t end)
         return;
     // Whole huge pages (memory.cpp asks for them): an mprotect that ends
     // inside one would split it into small pages.
-    const size_t unit = (size_t)2 << 20;
-    size_t reach = (end - base + unit - 1) / unit * unit;
+    size_t reach = (end - base + device_huge_page - 1) / device_huge_page * device_huge_page;
     size_t size = r.size.load(std::memory_order_relaxed);
     reach = reach < size ? reach : size;
     if (reach <= r.reach)
