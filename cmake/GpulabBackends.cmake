@@ -63,7 +63,38 @@ if(GPULAB_SIM)
       set_source_files_properties("${out}" PROPERTIES
         COMPILE_OPTIONS "-include;cuda_runtime.h;-iquote;${dir}")
     endforeach()
+    target_compile_options(${target} PRIVATE "${GPULAB_SIM_PLAIN_FLAGS}")
   endfunction()
+
+  # The optimization of plain kernel code (not the check twin's): nvcc
+  # compiles device code at -O3 whatever the host's -O, and so does the
+  # simulator outside Debug builds. On x86-64, where this machine has SSE4.1,
+  # kernel code may also use it: its blends make a select such as
+  # `x > 0 ? x : 0` branch-free, where SSE2 code branches and mispredicts on
+  # data like a ReLU's, a GPU's select never does. Neither changes a result
+  # (no contraction into FMA, no reassociation). The check twin keeps the
+  # build's own flags: its loads and stores, as compiled, are what the
+  # performance model counts, and -O3's vectorizer would widen them.
+  # GPULAB_SIM_OPTIMIZE=OFF compiles kernel code like the rest of the build.
+  option(GPULAB_SIM_OPTIMIZE "Compile plain sim kernel code at -O3 (and SSE4.1 on x86-64)" ON)
+  set(plain_flags "")
+  if(GPULAB_SIM_OPTIMIZE AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    list(APPEND plain_flags "$<$<NOT:$<CONFIG:Debug>>:-O3>")
+    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND NOT CMAKE_CROSSCOMPILING)
+      include(CheckCXXSourceRuns)
+      set(CMAKE_REQUIRED_FLAGS -msse4.1)
+      check_cxx_source_runs("int main() { return __builtin_cpu_supports(\"sse4.1\") ? 0 : 1; }"
+                            GPULAB_HOST_SSE41)
+      unset(CMAKE_REQUIRED_FLAGS)
+      if(GPULAB_HOST_SSE41)
+        list(APPEND plain_flags -msse4.1)
+      endif()
+    endif()
+  endif()
+  # Evaluated per target: nothing for the check twin's targets, which set
+  # GPULAB_SIM_INSTRUMENTED.
+  set(GPULAB_SIM_PLAIN_FLAGS
+    "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<NOT:$<BOOL:$<TARGET_PROPERTY:GPULAB_SIM_INSTRUMENTED>>>>:${plain_flags}>")
 endif()
 
 # gpulab_sim_check_twin(<target>)
@@ -126,6 +157,7 @@ function(gpulab_sim_check_twin target)
         add_dependencies(${lib} ${target}-stale-guard)
       endif()
     endforeach()
+    set_target_properties(${twin}.cu PROPERTIES GPULAB_SIM_INSTRUMENTED ON)
     target_compile_options(${twin}.cu PRIVATE ${GPULAB_SIM_TSAN_FLAGS})
     add_dependencies(${twin}.cu ${target}.cu) # one at a time runs the sources' rewriting
     set_property(TARGET ${target} PROPERTY SOURCES ${other_srcs} $<TARGET_OBJECTS:${target}.cu>)
@@ -157,7 +189,8 @@ function(gpulab_sim_check_twin target)
   if(NOT out_name)
     set(out_name ${target})
   endif()
-  set_target_properties(${twin} PROPERTIES OUTPUT_NAME "${out_name}.check")
+  set_target_properties(${twin} PROPERTIES OUTPUT_NAME "${out_name}.check"
+                                           GPULAB_SIM_INSTRUMENTED ON)
   target_compile_options(${twin} PRIVATE ${GPULAB_SIM_TSAN_FLAGS})
   add_dependencies(${target} ${twin})
 endfunction()
