@@ -175,16 +175,14 @@ void ex_product(const gemm_shape &g, const ex_types &t, double alpha, const void
 {
     if (t.a == CUDA_R_32F && t.c == CUDA_R_32F) {
         float *Cf = (float *)C;
-        if (beta == 0)
-            zero_matrix(Cf, g.m, g.n, g.ldc);
-        blas_gemm(g, (float)alpha, (const float *)A, (const float *)B, (float)beta, Cf);
+        float beta_f = output_beta((float)beta, Cf, g.m, g.n, g.ldc);
+        blas_gemm(g, (float)alpha, (const float *)A, (const float *)B, beta_f, Cf);
         return;
     }
     if (t.a == CUDA_R_64F) {
         double *Cd = (double *)C;
-        if (beta == 0)
-            zero_matrix(Cd, g.m, g.n, g.ldc);
-        blas_gemm(g, alpha, (const double *)A, (const double *)B, beta, Cd);
+        blas_gemm(g, alpha, (const double *)A, (const double *)B,
+                  output_beta(beta, Cd, g.m, g.n, g.ldc), Cd);
         return;
     }
     // Widen op(A) (m x k) and op(B) (k x n) into packed float matrices.

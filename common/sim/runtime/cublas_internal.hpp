@@ -300,6 +300,18 @@ void zero_matrix(T *C, int rows, int cols, int ld)
         std::memset(C + (size_t)j * ld, 0, (size_t)rows * sizeof(T));
 }
 
+// The beta to hand CBLAS for a call's beta: C (rows x cols) zeroed and 1
+// when it is 0, as OpenBLAS would otherwise write C's zeros a second time
+// (C + AB with C zero: the same bits); else beta itself.
+template <typename T>
+T output_beta(T beta, T *C, int rows, int cols, int ld)
+{
+    if (beta != T(0))
+        return beta;
+    zero_matrix(C, rows, cols, ld);
+    return T(1);
+}
+
 template <typename T>
 cublasStatus_t gemv(cublasHandle_t h, const char *fn, cublasOperation_t t, int m, int n,
                     const T *alpha, const T *A, int lda, const T *x, int incx, const T *beta, T *y,
@@ -323,9 +335,7 @@ cublasStatus_t gemv(cublasHandle_t h, const char *fn, cublasOperation_t t, int m
         return st;
     cudaStream_t stream = h->stream;
     return queue(c, [=]() {
-        T beta_now = b.get();
-        if (beta_now == 0)
-            zero_matrix(y, 1, ylen, incy < 0 ? -incy : incy);
+        T beta_now = output_beta(b.get(), y, 1, ylen, incy < 0 ? -incy : incy);
         blas_gemv(t, m, n, a.get(), A, lda, x, incx, beta_now, y, incy);
         written_vector(y, ylen, incy);
         // The matrix once, x once, y read and written: 2mn flops.
@@ -368,9 +378,8 @@ cublasStatus_t gemm(cublasHandle_t h, const char *fn, const gemm_shape &g, const
     return queue(c, [=]() {
         T alpha_now = a.get(), beta_now = b.get();
         for (long long i = 0; i < count; i++) {
-            if (beta_now == 0)
-                zero_matrix(C + i * sc, g.m, g.n, g.ldc);
-            blas_gemm(g, alpha_now, A + i * sa, B + i * sb, beta_now, C + i * sc);
+            T beta_i = output_beta(beta_now, C + i * sc, g.m, g.n, g.ldc);
+            blas_gemm(g, alpha_now, A + i * sa, B + i * sb, beta_i, C + i * sc);
             written_matrix(C + i * sc, g.m, g.n, g.ldc);
         }
         // 2mnk flops per product; A, B once, C read and written.

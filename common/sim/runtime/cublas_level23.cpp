@@ -117,9 +117,7 @@ cublasStatus_t cublasSsymv_v2(cublasHandle_t handle, cublasFillMode_t uplo, int 
         return st;
     cudaStream_t stream = handle->stream;
     return queue(c, [=]() {
-        float beta_now = b.get();
-        if (beta_now == 0)
-            zero_matrix(y, 1, n, incy < 0 ? -incy : incy);
+        float beta_now = output_beta(b.get(), y, 1, n, incy < 0 ? -incy : incy);
         cblas_ssymv(CblasColMajor, cblas_uplo(uplo), n, a.get(), A, lda, x, incx, beta_now, y,
                     incy);
         written_vector(y, n, incy);

@@ -42,9 +42,7 @@ cublasStatus_t xt_gemm(cublasXtHandle_t h, const char *fn, cublasOperation_t ta,
     T al = *alpha, be = *beta;
     cudaError_t e = gpulab_sim::enqueue(nullptr, fn, [=]() {
         gpulab_sim::device_memory_batch_open(); // matrices in device memory are reachable
-        if (be == T(0))
-            zero_matrix(C, g.m, g.n, g.ldc);
-        blas_gemm(g, al, A, B, be, C);
+        blas_gemm(g, al, A, B, output_beta(be, C, g.m, g.n, g.ldc), C);
         written_matrix(C, g.m, g.n, g.ldc);
         return cudaSuccess;
     });
