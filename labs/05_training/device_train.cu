@@ -2,8 +2,9 @@
  * device_train.cu - lab 05's device trainer (harness: you do not edit it).
  *
  * One training step on the device, the same steps as cpu_train.c:
- *   conv:    im2col_kernel -> cuBLAS GEMM -> from_rows_kernel, for each
- *            chunk of L5_CHUNK samples, then bias_add over the batch
+ *   conv:    im2col_kernel -> one cuBLAS strided batched GEMM (a product
+ *            per sample, written in y's (B, OC, P) layout), for each chunk
+ *            of L5_CHUNK samples, then bias_add over the batch
  *   linear:  cuBLAS GEMM -> bias_add
  *   relu, maxpool, softmax cross-entropy, Adam: your kernels (kernels.cu)
  *   backward: the transposed GEMMs, bias gradients as cuBLAS GEMVs with a
@@ -15,7 +16,6 @@
  * element-wise or row-wise passes: those are yours.
  *
  * Kernels here (one thread per element of what they write):
- *   from_rows_kernel  (OC, B*P) -> (B, OC, P)
  *   to_rows_kernel    (B, OC, P) -> (OC, B*P)
  *   fill_kernel       x = value
  * im2col and col2im, with the plain CPU loop they port: im2col.cu.
@@ -59,14 +59,6 @@ static inline unsigned int blocks_for(size_t n)
 // kernels
 
 /* Grid: x over the P pixels, y over the OC channels, z over the B samples. */
-__global__ void from_rows_kernel(float *y, const float *rows, int B, int OC, int P)
-{
-    int p = blockIdx.x * blockDim.x + threadIdx.x, o = blockIdx.y, b = blockIdx.z;
-    if (p >= P)
-        return;
-    y[((size_t)b * OC + o) * P + p] = rows[((size_t)o * B + b) * P + p];
-}
-
 __global__ void to_rows_kernel(float *rows, const float *y, int B, int OC, int P)
 {
     int p = blockIdx.x * blockDim.x + threadIdx.x, o = blockIdx.y, b = blockIdx.z;
@@ -102,6 +94,18 @@ static void gemm_rm_ld(cublasHandle_t h, int ta, int tb, int M, int N, int K, co
                                  N, M, K, &one, B, ldb, A, lda, &beta, C, ldc));
 }
 
+/* count products C_i = A_i B_i (no transposes), X_i = X + i * strideX, as
+ * one strided batched GEMM; a stride of 0 gives every product the same
+ * operand. */
+static void gemm_rm_batched(cublasHandle_t h, int M, int N, int K, const float *A, int lda,
+                            long long sa, const float *B, int ldb, long long sb, float *C, int ldc,
+                            long long sc, int count)
+{
+    const float one = 1.0f, zero = 0.0f;
+    LAB_CHECK_CUBLAS(cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, ldb,
+                                               sb, A, lda, sa, &zero, C, ldc, sc, count));
+}
+
 /* The same for packed matrices (each leading dimension its row length), C = op(A) op(B). */
 static void gemm_rm(cublasHandle_t h, int ta, int tb, int M, int N, int K, const float *A,
                     const float *B, float *C)
@@ -132,7 +136,7 @@ struct l5_gpu {
     int *d_y;
     float *d_act[L5_MAX_LAYERS + 1], *d_dact[L5_MAX_LAYERS + 1];
     int *d_argmax[L5_MAX_LAYERS];
-    float *d_cols, *d_tmp, *d_dtmp, *d_ones, *d_losses;
+    float *d_cols, *d_dtmp, *d_ones, *d_losses;
     float *h_losses, *h_logits;
     int *h_labels;
     l5_adam adam;
@@ -184,7 +188,6 @@ l5_gpu *l5_gpu_create(const l5_net *net, int max_batch, const float *h_params, d
     g->d_x = g->d_act[0];
     LAB_CHECK(cudaMalloc(&g->d_y, sizeof(int) * B));
     g->d_cols = dev_floats((B < L5_CHUNK ? B : L5_CHUNK) * net->max_cols + max_ckk * L5_COLS_PAD);
-    g->d_tmp = dev_floats(max_tmp);
     g->d_dtmp = dev_floats(max_tmp);
     g->d_ones = dev_floats(max_bp);
     g->d_losses = dev_floats(B);
@@ -216,7 +219,7 @@ void l5_gpu_destroy(l5_gpu *g)
         if (i < L5_MAX_LAYERS && g->d_argmax[i])
             LAB_CHECK(cudaFree(g->d_argmax[i]));
     }
-    float *bufs[] = { g->d_cols, g->d_tmp, g->d_dtmp, g->d_ones, g->d_losses };
+    float *bufs[] = { g->d_cols, g->d_dtmp, g->d_ones, g->d_losses };
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
         LAB_CHECK(cudaFree(bufs[i]));
     LAB_CHECK(cudaFree(g->d_y));
@@ -244,11 +247,10 @@ static void conv_forward(l5_gpu *g, const l5_layer *l, const float *x, float *y,
     for (int s0 = 0; s0 < B; s0 += L5_CHUNK) {
         int Bc = chunk_of(B, s0);
         l5_im2col(g->d_cols, cols_ld(Bc, P), l, x + s0 * in, Bc);
-        gemm_rm_ld(g->blas, 0, 0, l->oc, Bc * P, CKK, W, CKK, g->d_cols, (int)cols_ld(Bc, P), 0.0f,
-                   g->d_tmp, Bc * P); /* (OC, Bc*P) */
-        from_rows_kernel<<<dim3(blocks_for(P), l->oc, Bc), THREADS>>>(y + (size_t)s0 * l->oc * P,
-                                                                      g->d_tmp, Bc, l->oc, P);
-        LAB_CHECK_LAUNCH();
+        /* y_b (OC, P) = W (OC, CKK) . cols_b (CKK, P) for each sample b of
+         * the chunk, cols_b its P columns of cols: straight into y's layout */
+        gemm_rm_batched(g->blas, l->oc, P, CKK, W, CKK, 0, g->d_cols, (int)cols_ld(Bc, P), P,
+                        y + (size_t)s0 * l->oc * P, P, (long long)l->oc * P, Bc);
     }
     bias_add(y, bias, B, l->oc, P);
 }

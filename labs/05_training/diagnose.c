@@ -52,7 +52,7 @@ const char *l5_layer_forward_code(const l5_layer *l)
 {
     switch (l->kind) {
     case L5_CONV:
-        return "im2col_kernel, a cuBLAS GEMM and from_rows_kernel (device_train.cu), then "
+        return "im2col_kernel and a cuBLAS strided batched GEMM (device_train.cu), then "
                "bias_add_kernel in kernels.cu, with the weights model_to_device (to_device.cu) "
                "put on the device";
     case L5_LINEAR:
