@@ -71,8 +71,10 @@ __global__ void relu_backward_kernel(float *dx, const float *dy, const float *y,
 {
     // >>> SOLUTION
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        dx[i] = y[i] > 0.0f ? dy[i] : 0.0f;
+    if (i < n) {
+        float g = dy[i]; /* read whatever y is: a select, not a branch */
+        dx[i] = y[i] > 0.0f ? g : 0.0f;
+    }
     // === STUB
     // TODO: one thread per element: dx[i] = dy[i] where y[i] > 0, else 0.
     (void)dx;
@@ -106,17 +108,20 @@ __global__ void maxpool_forward_kernel(float *y, int *argmax, const float *x, in
     size_t o = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (o >= (size_t)planes * oh * ow)
         return;
-    int ox = (int)(o % ow), oy = (int)(o / ow % oh);
-    size_t plane = o / ((size_t)oh * ow);
-    size_t base = plane * h * w;
-    size_t best = base + (size_t)(2 * oy) * w + 2 * ox;
+    size_t row = o / ow, plane = row / oh; /* output row of all planes, plane */
+    int ox = (int)(o - row * ow), oy = (int)(row - plane * oh);
+    size_t first = plane * h * w + (size_t)(2 * oy) * w + 2 * ox;
+    size_t best = first;
+    float m = x[first];
     for (int dy = 0; dy < 2; dy++)
         for (int dx = 0; dx < 2; dx++) {
-            size_t i = base + (size_t)(2 * oy + dy) * w + 2 * ox + dx;
-            if (x[i] > x[best]) /* strictly greater: the first maximum wins */
-                best = i;
+            size_t i = first + (size_t)dy * w + dx;
+            float v = x[i];
+            int more = v > m; /* strictly greater: the first maximum wins */
+            best = more ? i : best;
+            m = more ? v : m;
         }
-    y[o] = x[best];
+    y[o] = m;
     argmax[o] = (int)best;
     // === STUB
     // TODO: one thread per output o < planes * (h/2) * (w/2). Output (oy, ox)

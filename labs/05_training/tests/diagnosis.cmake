@@ -24,8 +24,8 @@ if(NOT "sim" IN_LIST GPULAB_BACKENDS OR NOT EXISTS "${_l5_sol}/kernels.cu")
 endif()
 set(_gen "${CMAKE_CURRENT_BINARY_DIR}/relubwd")
 gpulab_write_slip("${_l5_sol}/kernels.cu" "${_gen}/kernels.cu"
-                  "dx[i] = y[i] > 0.0f ? dy[i] : 0.0f;"
-                  "dx[i] = y[i] >= 0.0f ? dy[i] : 0.0f; /* >= : test variant */")
+                  "dx[i] = y[i] > 0.0f ? g : 0.0f;"
+                  "dx[i] = y[i] >= 0.0f ? g : 0.0f; /* >= : test variant */")
 gpulab_add_lab_test_program(lab05-relubwd-sim LAB lab05 VARIANT student BIN_DIR "${_gen}/bin"
   SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/main.c" "${CMAKE_CURRENT_SOURCE_DIR}/demo.c"
           "${CMAKE_CURRENT_SOURCE_DIR}/demo_step.c" "${CMAKE_CURRENT_SOURCE_DIR}/demo_sweep.c"
