@@ -11,7 +11,8 @@
  *                      multiple of four floats (conv.0, conv.3, conv.5): a
  *                      thread per four pixels of a row, float4 stores
  *   col2im_kernel      dx (B, C, H, W) gathered from dcols; a thread per
- *                      column and four rows of an input plane
+ *                      column and four rows of an input plane, the four
+ *                      sums side by side where the rows are inside
  *
  * The plain CPU loop im2col ports (the CPU trainer computes the same
  * products without building cols: cpu_train.c); col2im adds dcols back the
@@ -36,14 +37,14 @@
 /*
  * im2col and col2im run one thread per pixel column and four rows of a
  * plane: blockDim (width, R), grid (ceil(height / 4R), B, C); thread (x, y)
- * of block (i, b, c) does column x of rows 4Ri + y + jR, j = 0..3. So
+ * of block (i, b, c) does column x of rows 4(Ri + y) + j, j = 0..3. So
  * threadIdx and blockIdx give the column, row, sample and channel with no
  * division (five divisions per element cost more than the copy itself); at
  * each step the threads of a warp touch floats next to each other, as a
  * GPU's memory wants; and a thread's bookkeeping is shared by four pixels,
  * as the simulator (which runs each thread in turn) wants.
  */
-#define L5_ROWS_PER_THREAD 4
+#define L5_ROWS_PER_THREAD 4 /* col2im_kernel's four sums side by side assume 4 */
 
 /* R rows of threads: at most THREADS in a block, and no more than a plane's
  * height needs (conv.8's 4 x 4 outputs get a block of 4 threads, not 256
@@ -71,7 +72,7 @@ __global__ void im2col_kernel(float *cols, size_t BP, const float *x, int C, int
     const float *plane = x + ((size_t)b * C + c) * H * W;
     float *base = cols + (size_t)c * k * k * BP + (size_t)b * OH * OW + ox;
     for (int j = 0; j < L5_ROWS_PER_THREAD; j++) {
-        int oy = (blockIdx.x * L5_ROWS_PER_THREAD + j) * blockDim.y + threadIdx.y;
+        int oy = (blockIdx.x * blockDim.y + threadIdx.y) * L5_ROWS_PER_THREAD + j;
         if (oy >= OH)
             return;
         int iy0 = oy - pad;
@@ -168,8 +169,31 @@ __global__ void col2im_kernel(float *dx, const float *dcols, size_t BP, int C, i
      * outside. */
     int kj_lo = ix + pad - OW + 1 > 0 ? ix + pad - OW + 1 : 0;
     int kj_hi = ix + pad < k - 1 ? ix + pad : k - 1;
+    int iy0 = (blockIdx.x * blockDim.y + threadIdx.y) * L5_ROWS_PER_THREAD;
+    int last = iy0 + L5_ROWS_PER_THREAD - 1;
+    if (iy0 + pad >= k - 1 && last + pad <= OH - 1 && last < H) {
+        /* all four rows reach k output rows: their sums side by side, each
+         * in the same (ki, kj) order, four independent additions at a time
+         * instead of one chain */
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+        for (int ki = 0; ki < k; ki++) {
+            const float *r = rows + (size_t)ki * k * BP + (iy0 + pad - ki) * OW;
+            for (int kj = kj_lo; kj <= kj_hi; kj++) {
+                const float *e = r + (size_t)kj * BP - kj; /* row j's term at e[j * OW] */
+                s0 += e[0];
+                s1 += e[OW];
+                s2 += e[2 * OW];
+                s3 += e[3 * OW];
+            }
+        }
+        out[iy0 * W] = s0;
+        out[(iy0 + 1) * W] = s1;
+        out[(iy0 + 2) * W] = s2;
+        out[(iy0 + 3) * W] = s3;
+        return;
+    }
     for (int j = 0; j < L5_ROWS_PER_THREAD; j++) {
-        int iy = (blockIdx.x * L5_ROWS_PER_THREAD + j) * blockDim.y + threadIdx.y;
+        int iy = iy0 + j;
         if (iy >= H)
             return;
         int ki_lo = iy + pad - OH + 1 > 0 ? iy + pad - OH + 1 : 0;
