@@ -174,15 +174,11 @@ void ex_product(const gemm_shape &g, const ex_types &t, double alpha, const void
                 double beta, void *C)
 {
     if (t.a == CUDA_R_32F && t.c == CUDA_R_32F) {
-        float *Cf = (float *)C;
-        float beta_f = output_beta((float)beta, Cf, g.m, g.n, g.ldc);
-        blas_gemm(g, (float)alpha, (const float *)A, (const float *)B, beta_f, Cf);
+        product(g, (float)alpha, (const float *)A, (const float *)B, (float)beta, (float *)C);
         return;
     }
     if (t.a == CUDA_R_64F) {
-        double *Cd = (double *)C;
-        blas_gemm(g, alpha, (const double *)A, (const double *)B,
-                  output_beta(beta, Cd, g.m, g.n, g.ldc), Cd);
+        product(g, alpha, (const double *)A, (const double *)B, beta, (double *)C);
         return;
     }
     // Widen op(A) (m x k) and op(B) (k x n) into packed float matrices.

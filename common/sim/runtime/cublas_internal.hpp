@@ -290,6 +290,11 @@ inline void blas_gemm(const gemm_shape &g, double alpha, const double *A, const 
                 g.ldb, beta, C, g.ldc);
 }
 
+// A float GEMM of a shape cublas_small.cpp computes itself (a thin side,
+// on a processor with AVX-512): done when it returns true.
+bool small_sgemm(const gemm_shape &g, float alpha, const float *A, const float *B, float beta,
+                 float *C);
+
 // beta == 0 means "C is output only" in BLAS: C may hold garbage or NaN (or
 // the simulator's poison). Zeroing it first keeps that true whatever the
 // CBLAS build does with 0 * NaN.
@@ -310,6 +315,20 @@ T output_beta(T beta, T *C, int rows, int cols, int ld)
         return beta;
     zero_matrix(C, rows, cols, ld);
     return T(1);
+}
+
+// C = alpha op(A) op(B) + beta C, C output only when beta is 0.
+inline void product(const gemm_shape &g, float alpha, const float *A, const float *B, float beta,
+                    float *C)
+{
+    if (!small_sgemm(g, alpha, A, B, beta, C))
+        blas_gemm(g, alpha, A, B, output_beta(beta, C, g.m, g.n, g.ldc), C);
+}
+
+inline void product(const gemm_shape &g, double alpha, const double *A, const double *B,
+                    double beta, double *C)
+{
+    blas_gemm(g, alpha, A, B, output_beta(beta, C, g.m, g.n, g.ldc), C);
 }
 
 template <typename T>
@@ -378,8 +397,7 @@ cublasStatus_t gemm(cublasHandle_t h, const char *fn, const gemm_shape &g, const
     return queue(c, [=]() {
         T alpha_now = a.get(), beta_now = b.get();
         for (long long i = 0; i < count; i++) {
-            T beta_i = output_beta(beta_now, C + i * sc, g.m, g.n, g.ldc);
-            blas_gemm(g, alpha_now, A + i * sa, B + i * sb, beta_i, C + i * sc);
+            product(g, alpha_now, A + i * sa, B + i * sb, beta_now, C + i * sc);
             written_matrix(C + i * sc, g.m, g.n, g.ldc);
         }
         // 2mnk flops per product; A, B once, C read and written.

@@ -42,7 +42,7 @@ cublasStatus_t xt_gemm(cublasXtHandle_t h, const char *fn, cublasOperation_t ta,
     T al = *alpha, be = *beta;
     cudaError_t e = gpulab_sim::enqueue(nullptr, fn, [=]() {
         gpulab_sim::device_memory_batch_open(); // matrices in device memory are reachable
-        blas_gemm(g, al, A, B, output_beta(be, C, g.m, g.n, g.ldc), C);
+        product(g, al, A, B, be, C);
         written_matrix(C, g.m, g.n, g.ldc);
         return cudaSuccess;
     });

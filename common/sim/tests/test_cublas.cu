@@ -4,7 +4,8 @@
  * cuBLAS or the real one.
  *
  * Covers: handles, streams, pointer modes, status names; Sgemm and Dgemm with
- * every transpose pair and leading dimensions larger than the rows; Sgemv and
+ * every transpose pair and leading dimensions larger than the rows; Sgemm of
+ * thin shapes (a CNN's, which the simulator computes itself); Sgemv and
  * Dgemv; SgemmStridedBatched (padded and zero strides); Saxpy, Sdot, Snrm2,
  * Sasum, Isamax, Sscal, Scopy, Sswap with strides and negative increments;
  * pointer mode device; Set/GetMatrix and Set/GetVector; the status codes of
@@ -229,6 +230,65 @@ static void test_sgemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t
           "cublasSgemm %s,%s m=%d n=%d k=%d lda=%d ldb=%d ldc=%d%s", op_name(ta), op_name(tb), m, n,
           k, lda, ldb, ldc, stream ? " on a created stream" : "");
     LAB_CHECK_CUBLAS(cublasSetStream(h, NULL));
+    cudaFree(d_A);
+    cudaFree(d_B);
+    cudaFree(d_C);
+    free(A);
+    free(B);
+    free(C);
+    free(want);
+    free(got);
+}
+
+// Thin shapes, as a CNN's layers make them (n or k at most 16; A^T B with
+// long columns): the simulator computes these itself where the processor
+// has AVX-512. C (ldc = m + 5) = alpha op(A) op(B) + beta C, compared with a
+// double-precision sum within the rounding a float sum of k products may
+// make; beta = 0 starts from a C of NaN, which must not come through. The
+// rows of C past m must come back untouched.
+static void test_sgemm_thin(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                            int n, int k, float beta)
+{
+    int arows = ta == CUBLAS_OP_N ? m : k, acols = ta == CUBLAS_OP_N ? k : m;
+    int brows = tb == CUBLAS_OP_N ? k : n, bcols = tb == CUBLAS_OP_N ? n : k;
+    int lda = arows + 3, ldb = brows + 1, ldc = m + 5;
+    size_t na = (size_t)lda * acols, nb = (size_t)ldb * bcols, nc = (size_t)ldc * n;
+    float alpha = 0.75f;
+    float *A = host_random(na), *B = host_random(nb), *C = host_random(nc);
+    if (beta == 0.0f)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++)
+                C[i + (size_t)j * ldc] = NAN;
+    float *want = host_clone(C, nc), *got = host_random(nc);
+    float *d_A = (float *)device_copy(A, na * sizeof(float)),
+          *d_B = (float *)device_copy(B, nb * sizeof(float));
+    float *d_C = (float *)device_copy(C, nc * sizeof(float));
+    gemm_cpu(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, want, ldc);
+    cublasStatus_t st =
+        cublasSgemm(h, ta, tb, m, n, k, &alpha, d_A, lda, d_B, ldb, &beta, d_C, ldc);
+    LAB_CHECK(cudaDeviceSynchronize());
+    host_copy(got, d_C, nc * sizeof(float));
+    int ok = st == CUBLAS_STATUS_SUCCESS;
+    for (int j = 0; j < n && ok; j++)
+        for (int i = 0; i < ldc && ok; i++) {
+            size_t at = i + (size_t)j * ldc;
+            if (i >= m) { // padding: untouched
+                ok = memcmp(&got[at], &C[at], sizeof(float)) == 0;
+                if (!ok)
+                    printf("  C[%d, %d] (padding) changed\n", i, j);
+                continue;
+            }
+            double scale = beta == 0.0f ? 0.0 : fabs((double)beta * C[at]);
+            for (int p = 0; p < k; p++)
+                scale += fabs(alpha * op_at(A, lda, ta, i, p) * op_at(B, ldb, tb, p, j));
+            double tol = 1e-6 + 2.0 * (k + 2) * 6e-8 * scale;
+            ok = fabs((double)got[at] - want[at]) <= tol;
+            if (!ok)
+                printf("  C[%d, %d]: got %.9g, want %.9g (tolerance %.3g)\n", i, j, got[at],
+                       want[at], tol);
+        }
+    check(ok, "cublasSgemm %s,%s m=%d n=%d k=%d, beta %g%s", op_name(ta), op_name(tb), m, n, k,
+          beta, beta == 0.0f ? " over a C of NaN" : "");
     cudaFree(d_A);
     cudaFree(d_B);
     cudaFree(d_C);
@@ -665,6 +725,29 @@ int main(void)
     test_sgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, stream);
     test_sgemm(h, CUBLAS_OP_C, CUBLAS_OP_N, NULL); // OP_C is OP_T for real types
     test_sgemm_edges(h);
+    {
+        // conv forward (P x OC, k = C k k), its input gradient (k = OC) and
+        // weight gradient (A^T B over the pixels), and tails of each
+        const struct {
+            cublasOperation_t ta, tb;
+            int m, n, k;
+            float beta;
+        } thin[] = {
+            { CUBLAS_OP_N, CUBLAS_OP_N, 784, 6, 75, 0.0f },
+            { CUBLAS_OP_N, CUBLAS_OP_N, 50, 16, 400, 1.0f },
+            { CUBLAS_OP_N, CUBLAS_OP_N, 33, 13, 7, -0.5f },
+            { CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, 0.0f },
+            { CUBLAS_OP_N, CUBLAS_OP_T, 100, 150, 16, 0.0f },
+            { CUBLAS_OP_N, CUBLAS_OP_T, 47, 9, 3, 2.0f },
+            { CUBLAS_OP_T, CUBLAS_OP_N, 75, 6, 1000, 0.0f },
+            { CUBLAS_OP_T, CUBLAS_OP_N, 5, 16, 64, 1.0f },
+            { CUBLAS_OP_T, CUBLAS_OP_N, 7, 11, 100, -1.0f },
+            { CUBLAS_OP_T, CUBLAS_OP_N, 150, 3, 4099, 0.0f },
+        };
+        for (size_t i = 0; i < sizeof(thin) / sizeof(thin[0]); i++)
+            test_sgemm_thin(h, thin[i].ta, thin[i].tb, thin[i].m, thin[i].n, thin[i].k,
+                            thin[i].beta);
+    }
     test_dgemm(h);
     test_strided_batched(h);
     test_sgemv(h, CUBLAS_OP_N, 1, 1);
