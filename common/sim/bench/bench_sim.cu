@@ -9,8 +9,9 @@
  * run's rate then counts only the time it ran):
  *   add     a barrier-free vector add: each simulated thread is one loop step
  *           (run as plain loops over each block's threads);
- *   c       the same vector add as a plain C loop on one core, and the ratio
- *           of the two (printed with the add row);
+ *   c       the same vector add as a plain C loop on one core (plain_add.c,
+ *           compiled with the build's C flags), and the ratio of the two
+ *           (printed with the add row);
  *   reduce  a 256-thread shared-memory tree reduction: one __syncthreads
  *           after the load and one per halving step (9 barriers per thread),
  *           so each thread runs as a fiber;
@@ -25,6 +26,8 @@
  * rates and their slowdown against the one-worker rows.
  */
 #include <cuda_runtime.h>
+
+#include "plain_add.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +116,7 @@ static double time_row(enum which k, const float *a, const float *b, float *c, i
     for (int r = 0; r < reps; r++) {
         double t0 = wall_seconds();
         if (k == PLAIN_C) {
-            for (int i = 0; i < n; i++)
-                c[i] = a[i] + b[i];
+            bench_plain_add(c, a, b, n);
         } else {
             if (k == VEC_ADD)
                 vec_add_kernel<<<(n + 255) / 256, 256>>>(a, b, c, n);
