@@ -200,6 +200,21 @@ static void test_handle(cublasHandle_t h)
 // ----------------------------------------------------------------------------
 // Level 3
 
+// The buffers of one GEMM check: A, B, C on the device and on the host, and
+// the expected and returned C.
+static void free_gemm(float *d_A, float *d_B, float *d_C, float *A, float *B, float *C, float *want,
+                      float *got)
+{
+    cudaFree(d_A);
+    cudaFree(d_B);
+    cudaFree(d_C);
+    free(A);
+    free(B);
+    free(C);
+    free(want);
+    free(got);
+}
+
 // C (m x n, ldc = m + 3) = 1.5 op(A) op(B) - 0.5 C, with lda and ldb larger
 // than the rows; the padding must come back untouched. When stream is not
 // NULL the work runs on it.
@@ -230,14 +245,7 @@ static void test_sgemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t
           "cublasSgemm %s,%s m=%d n=%d k=%d lda=%d ldb=%d ldc=%d%s", op_name(ta), op_name(tb), m, n,
           k, lda, ldb, ldc, stream ? " on a created stream" : "");
     LAB_CHECK_CUBLAS(cublasSetStream(h, NULL));
-    cudaFree(d_A);
-    cudaFree(d_B);
-    cudaFree(d_C);
-    free(A);
-    free(B);
-    free(C);
-    free(want);
-    free(got);
+    free_gemm(d_A, d_B, d_C, A, B, C, want, got);
 }
 
 // Thin shapes, as a CNN's layers make them (n or k at most 16; A^T B with
@@ -289,14 +297,7 @@ static void test_sgemm_thin(cublasHandle_t h, cublasOperation_t ta, cublasOperat
         }
     check(ok, "cublasSgemm %s,%s m=%d n=%d k=%d, beta %g%s", op_name(ta), op_name(tb), m, n, k,
           beta, beta == 0.0f ? " over a C of NaN" : "");
-    cudaFree(d_A);
-    cudaFree(d_B);
-    cudaFree(d_C);
-    free(A);
-    free(B);
-    free(C);
-    free(want);
-    free(got);
+    free_gemm(d_A, d_B, d_C, A, B, C, want, got);
 }
 
 // beta = 0: C is output only, NaN in it must not come through; k = 0: C = beta C.
