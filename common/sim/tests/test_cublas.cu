@@ -388,14 +388,7 @@ static void test_strided_batched(cublasHandle_t h)
         check(st == CUBLAS_STATUS_SUCCESS && same(got, want, nc),
               "cublasSgemmStridedBatched T,N batch=%d strideA=%lld strideB=%lld strideC=%lld",
               count, sa, sb, sc);
-        cudaFree(d_A);
-        cudaFree(d_B);
-        cudaFree(d_C);
-        free(A);
-        free(B);
-        free(C);
-        free(want);
-        free(got);
+        free_gemm(d_A, d_B, d_C, A, B, C, want, got);
     }
 }
 
