@@ -48,15 +48,106 @@ inline __attribute__((always_inline)) int shfl_source(warp_op op, int width, int
 }
 
 // The results of a group of lanes t[...] that all run shuffle `op` with the
-// same width and argument: the usual case, with the op's rule known.
+// same width and argument: the usual case, with the op's rule known. A lane
+// whose source is outside the group gets 0 (see try_resolve_warp); returns
+// those lanes.
 template <warp_op op>
-void shuffle_group(sim_thread *t, unsigned group, int width, int arg)
+unsigned shuffle_group(sim_thread *t, unsigned group, int width, int arg)
 {
+    unsigned outside = 0;
     for (unsigned g = group; g; g &= g - 1) {
         int l = __builtin_ctz(g);
         int src = shfl_source(op, width, arg, l);
-        t[l].result = (group >> src) & 1u ? t[src].value : t[l].value;
+        if ((group >> src) & 1u) {
+            t[l].result = t[src].value;
+        } else {
+            t[l].result = 0;
+            outside |= 1u << l;
+        }
         t[l].state = RUNNABLE;
+    }
+    return outside;
+}
+
+// The result of a vote, match or reduction of lane x over the values of the
+// group's lanes.
+unsigned long long collective_result(const sim_thread *t, unsigned group, unsigned ballot,
+                                     const sim_thread &x)
+{
+    switch (sig_op(x.sig)) {
+    case BALLOT:
+        return ballot;
+    case ANY:
+        return ballot != 0;
+    case ALL:
+        return ballot == group;
+    case MATCH_ANY:
+    case MATCH_ALL: {
+        unsigned same = 0;
+        for (unsigned g = group; g; g &= g - 1)
+            if (t[__builtin_ctz(g)].value == x.value)
+                same |= g & -g;
+        if (sig_op(x.sig) == MATCH_ANY)
+            return same;
+        return same == group ? group : 0;
+    }
+    default:
+        break;
+    }
+    // __reduce_*_sync: 32-bit values.
+    warp_op op = sig_op(x.sig);
+    uint32_t acc = op == REDUCE_MIN_S   ? 0x7fffffffu
+                   : op == REDUCE_MIN_U ? 0xffffffffu
+                   : op == REDUCE_MAX_S ? 0x80000000u
+                   : op == REDUCE_AND   ? 0xffffffffu
+                                        : 0u;
+    for (unsigned g = group; g; g &= g - 1) {
+        uint32_t v = (uint32_t)t[__builtin_ctz(g)].value;
+        switch (op) {
+        case REDUCE_ADD:
+            acc += v;
+            break;
+        case REDUCE_MIN_S:
+            acc = (int32_t)v < (int32_t)acc ? v : acc;
+            break;
+        case REDUCE_MIN_U:
+            acc = v < acc ? v : acc;
+            break;
+        case REDUCE_MAX_S:
+            acc = (int32_t)v > (int32_t)acc ? v : acc;
+            break;
+        case REDUCE_MAX_U:
+            acc = v > acc ? v : acc;
+            break;
+        case REDUCE_AND:
+            acc &= v;
+            break;
+        case REDUCE_OR:
+            acc |= v;
+            break;
+        default:
+            acc ^= v;
+            break;
+        }
+    }
+    return acc;
+}
+
+// Check mode: the lanes in `outside` shuffled from a lane outside their group.
+__attribute__((noinline)) void report_outside_reads(const worker_state &w, size_t warp,
+                                                    unsigned outside, unsigned group)
+{
+    const sim_thread *t = &w.threads[warp * 32];
+    unsigned present = w.warps[warp].present;
+    size_t exist = w.n - warp * 32 < 32 ? w.n - warp * 32 : 32;
+    for (unsigned g = outside; g; g &= g - 1) {
+        int l = __builtin_ctz(g);
+        const sim_thread &x = t[l];
+        int src = shfl_source(sig_op(x.sig), sig_width(x.sig), sig_arg(x.sig), l);
+        shfl_lane_why why = (size_t)src >= exist       ? SHFL_LANE_ABSENT
+                            : !((present >> src) & 1u) ? SHFL_LANE_EXITED
+                                                       : SHFL_LANE_NOT_IN_MASK;
+        check_shfl_outside(x.file, x.line, x.tid, l, src, why, (unsigned)exist, group);
     }
 }
 } // namespace
@@ -74,16 +165,20 @@ unsigned try_resolve_warp(size_t warp, int lane)
         return 0;                // someone has not arrived yet
     if (t[lane].mask & ~present) // lanes named that never arrive
         check_warp_mask(t[lane].mask, present, t[lane].file, t[lane].line);
-    // One pass: a shuffle's result depends only on the values; a vote needs
-    // the ballot of the whole group, so votes get theirs in two more passes.
-    unsigned group = want, ballot = 0;
+    // One pass: a shuffle's result depends only on the values; a vote, match
+    // or reduction needs the values of the whole group, so they get theirs in
+    // a second pass. A shuffle from a lane outside the group (one the block
+    // does not have, one that exited, one the mask leaves out) is undefined
+    // in CUDA; GPUs give 0 for a lane the block does not have, and so does
+    // the simulator for all three, which the check mode reports.
+    unsigned group = want, ballot = 0, outside = 0;
     bool votes = false;
     warp_op op = sig_op(ws.sig);
     int width = sig_width(ws.sig), arg = sig_arg(ws.sig);
     if (!ws.mixed && op == SHFL_DOWN && (width & (width - 1)) == 0) {
-        shuffle_group<SHFL_DOWN>(t, group, width, arg);
+        outside = shuffle_group<SHFL_DOWN>(t, group, width, arg);
     } else if (!ws.mixed && op == SHFL_XOR && (width & (width - 1)) == 0) {
-        shuffle_group<SHFL_XOR>(t, group, width, arg);
+        outside = shuffle_group<SHFL_XOR>(t, group, width, arg);
     } else {
         for (unsigned g = group; g; g &= g - 1) {
             int l = __builtin_ctz(g);
@@ -92,7 +187,12 @@ unsigned try_resolve_warp(size_t warp, int lane)
             op = sig_op(x.sig);
             if (op <= SHFL_XOR) {
                 int src = shfl_source(op, sig_width(x.sig), sig_arg(x.sig), l);
-                x.result = (group >> src) & 1u ? t[src].value : x.value;
+                if ((group >> src) & 1u) {
+                    x.result = t[src].value;
+                } else {
+                    x.result = 0;
+                    outside |= 1u << l;
+                }
             } else if (op == SYNCWARP) {
                 x.result = 0;
             } else {
@@ -100,19 +200,16 @@ unsigned try_resolve_warp(size_t warp, int lane)
             }
         }
     }
+    if (__builtin_expect(outside != 0, 0) && (w.tools & CHECK_SYNC))
+        report_outside_reads(w, warp, outside, group);
     for (unsigned g = votes ? group : 0; g; g &= g - 1) {
         int l = __builtin_ctz(g);
         ballot |= (unsigned)(t[l].value != 0) << l;
     }
     for (unsigned g = votes ? group : 0; g; g &= g - 1) {
         sim_thread &x = t[__builtin_ctz(g)];
-        op = sig_op(x.sig);
-        if (op == BALLOT)
-            x.result = ballot;
-        else if (op == ANY)
-            x.result = ballot != 0;
-        else if (op == ALL)
-            x.result = ballot == group;
+        if (sig_op(x.sig) > SHFL_XOR && sig_op(x.sig) != SYNCWARP)
+            x.result = collective_result(t, group, ballot, x);
     }
     if (sig_op(t[lane].sig) == SYNCWARP)
         check_barrier(); // __syncwarp orders the memory accesses of its lanes

@@ -80,6 +80,16 @@ bool check_counts_sample();
 bool check_block_counted(uint64_t b, uint64_t total);
 // Reports a warp function whose mask is wrong (synccheck).
 void check_warp_mask(unsigned mask, unsigned arrived_or_exited, const char *file, int line);
+// Reports an integer division in a kernel by zero (or of the most negative
+// value by -1) at pc, which a GPU does not trap on (check mode, any tool).
+void check_integer_division(uintptr_t pc, bool by_zero, bool is_signed, int bits);
+// Why a shuffle's source lane was outside the group that ran it.
+enum shfl_lane_why { SHFL_LANE_ABSENT, SHFL_LANE_EXITED, SHFL_LANE_NOT_IN_MASK };
+// Reports a shuffle whose lane `lane` (thread tid) read lane `src`, outside
+// its group (synccheck): CUDA leaves that value undefined. `exist`: the lanes
+// the block has in that warp; `group`: the lanes that ran the shuffle.
+void check_shfl_outside(const char *file, int line, uint3 tid, int lane, int src, shfl_lane_why why,
+                        unsigned exist, unsigned group);
 
 // Provided by block.cpp: stops the running simulated thread for good (its
 // access is not performed); the kernel fails with cudaErrorLaunchFailure.

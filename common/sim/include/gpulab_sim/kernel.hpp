@@ -78,7 +78,16 @@ enum warp_op {
     ALL,
     MATCH_ANY,
     ACTIVEMASK,
-    SYNCWARP
+    SYNCWARP,
+    MATCH_ALL,
+    REDUCE_ADD,
+    REDUCE_MIN_S,
+    REDUCE_MIN_U,
+    REDUCE_MAX_S,
+    REDUCE_MAX_U,
+    REDUCE_AND,
+    REDUCE_OR,
+    REDUCE_XOR
 };
 // Exchanges a 64-bit value among the lanes of mask; returns this lane's result.
 unsigned long long warp_exchange(warp_op op, unsigned mask, unsigned long long value, int arg,
@@ -97,6 +106,36 @@ inline T shfl(warp_op op, unsigned mask, T var, int arg, int width, const char *
     T out;
     std::memcpy(&out, &bits, sizeof(T));
     return out;
+}
+
+// __match_any_sync and __match_all_sync: lanes compare the bits of values of
+// 4 or 8 bytes, as match.sync does.
+template <class T>
+inline unsigned match_sync(warp_op op, unsigned mask, T var, int *pred, const char *file, int line)
+{
+    static_assert((sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable<T>::value,
+                  "__match_*_sync compares values of 4 or 8 bytes");
+    unsigned long long bits = 0;
+    std::memcpy(&bits, &var, sizeof(T));
+    unsigned r = (unsigned)warp_exchange(op, mask, bits, 0, 32, file, line);
+    if (pred)
+        *pred = r != 0;
+    return r;
+}
+
+// __reduce_*_sync (compute capability 8.0): 32-bit integers; min and max
+// compare as the value's type does.
+inline unsigned reduce_sync(warp_op op, unsigned mask, unsigned v, const char *file, int line)
+{
+    if (op == REDUCE_MIN_S)
+        op = REDUCE_MIN_U;
+    else if (op == REDUCE_MAX_S)
+        op = REDUCE_MAX_U;
+    return (unsigned)warp_exchange(op, mask, v, 0, 32, file, line);
+}
+inline int reduce_sync(warp_op op, unsigned mask, int v, const char *file, int line)
+{
+    return (int)(unsigned)warp_exchange(op, mask, (unsigned)v, 0, 32, file, line);
 }
 
 // ---------------------------------------------------------------------------
@@ -515,6 +554,22 @@ static inline int gpulab_sim_width_or_32(int width = 32)
 #define __all_sync(mask, pred)                                                                     \
     ((int)::gpulab_sim::warp_exchange(::gpulab_sim::ALL, mask, (pred) != 0, 0, 32, __FILE__,       \
                                       __LINE__))
+#define __match_any_sync(mask, value)                                                              \
+    ::gpulab_sim::match_sync(::gpulab_sim::MATCH_ANY, mask, value, nullptr, __FILE__, __LINE__)
+#define __match_all_sync(mask, value, pred)                                                        \
+    ::gpulab_sim::match_sync(::gpulab_sim::MATCH_ALL, mask, value, pred, __FILE__, __LINE__)
+#define __reduce_add_sync(mask, value)                                                             \
+    ::gpulab_sim::reduce_sync(::gpulab_sim::REDUCE_ADD, mask, value, __FILE__, __LINE__)
+#define __reduce_min_sync(mask, value)                                                             \
+    ::gpulab_sim::reduce_sync(::gpulab_sim::REDUCE_MIN_S, mask, value, __FILE__, __LINE__)
+#define __reduce_max_sync(mask, value)                                                             \
+    ::gpulab_sim::reduce_sync(::gpulab_sim::REDUCE_MAX_S, mask, value, __FILE__, __LINE__)
+#define __reduce_and_sync(mask, value)                                                             \
+    ::gpulab_sim::reduce_sync(::gpulab_sim::REDUCE_AND, mask, (unsigned)(value), __FILE__, __LINE__)
+#define __reduce_or_sync(mask, value)                                                              \
+    ::gpulab_sim::reduce_sync(::gpulab_sim::REDUCE_OR, mask, (unsigned)(value), __FILE__, __LINE__)
+#define __reduce_xor_sync(mask, value)                                                             \
+    ::gpulab_sim::reduce_sync(::gpulab_sim::REDUCE_XOR, mask, (unsigned)(value), __FILE__, __LINE__)
 #define __activemask()                                                                             \
     ((unsigned)::gpulab_sim::warp_exchange(::gpulab_sim::ACTIVEMASK, 0, 0, 0, 32, __FILE__,        \
                                            __LINE__))
