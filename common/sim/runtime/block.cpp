@@ -65,6 +65,7 @@ void run_block_fibers(job *j)
     for (size_t k = 0; k < w.warps.size(); k++)
         w.warps[k].present = lanes_in_warp(n, k);
     w.n = n;
+    w.block = blockIdx;
     w.end = w.threads.data() + n;
     w.end->state = EXITED; // what the last thread finds as its next one: searches wrap
 

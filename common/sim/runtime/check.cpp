@@ -387,4 +387,31 @@ void check_barrier()
     }
 }
 
+// An integer division the fault handler completed with a GPU's result
+// (fault.cpp): compute-sanitizer has no such report, a GPU goes on silently.
+void check_integer_division(uintptr_t pc, bool by_zero, bool is_signed, int bits)
+{
+    check_count_error();
+    char key[64];
+    snprintf(key, sizeof(key), "division %d at %lx", (int)by_zero, (unsigned long)pc);
+    if (!first_time(key))
+        return;
+    std::string where = location(pc + 1);
+    std::lock_guard<std::mutex> lock(out_mutex);
+    if (by_zero)
+        check_line("Integer division by zero");
+    else
+        check_line("Integer division overflow (the most negative %d-bit value divided by -1)",
+                   bits);
+    check_line("    at %s in %s", ck ? ck->kernel : "?", where.c_str());
+    by_thread_line();
+    if (by_zero)
+        check_line("    a GPU does not stop: the quotient and the remainder have every bit set "
+                   "(%s), and so they do here",
+                   is_signed ? "-1" : "the largest value");
+    else
+        check_line("    a GPU does not stop: the quotient is the dividend and the remainder 0, "
+                   "and so they are here");
+}
+
 } // namespace gpulab_sim

@@ -61,9 +61,15 @@ inline void check_access(const void *p, size_t size, bool write, uintptr_t pc, b
         return; // __device__ and __constant__ variables
     if (is_pinned_host(p) || is_symbol(p))
         return; // mapped host memory
-    if (tools & CHECK_MEM)
+    if (!(tools & CHECK_MEM))
+        return;
+    if (a < 65536) // the first 64 KiB are never mapped: a null pointer, or an index off one
         invalid(GLOBAL, write, size, a, pc,
-                "is a host pointer: host memory is not accessible from a kernel");
+                a ? "is out of bounds: a null pointer plus an offset (was the pointer ever set "
+                    "by cudaMalloc?)"
+                  : "is out of bounds: a null pointer (was the pointer ever set by cudaMalloc?)");
+    invalid(GLOBAL, write, size, a, pc,
+            "is a host pointer: host memory is not accessible from a kernel");
 }
 } // namespace checks
 } // namespace gpulab_sim

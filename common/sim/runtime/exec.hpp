@@ -11,6 +11,8 @@
 #include "fiber.hpp"
 #include "internal.hpp"
 
+#include <pthread.h>
+
 #include <csetjmp>
 #include <cstring>
 #include <atomic>
@@ -140,6 +142,12 @@ struct worker_state {
     uintptr_t fault_addr = 0;
     uintptr_t fault_pc = 0; // the faulting instruction, when the platform says
     int fault_write = -1;   // 1 a write, 0 a read, -1 not known
+    uintptr_t fault_sp = 0; // the stack pointer then (0: not known)
+    // For the watchdog (watchdog.cpp): the worker's thread, the block it runs
+    // as fibers, and the place its running thread was found at.
+    pthread_t thread;
+    uint3 block = { 0, 0, 0 };
+    std::atomic<uintptr_t> sampled_pc{ 0 };
 };
 
 // Plain pointer in TLS: no per-access initialization check (pool.cpp). The
@@ -165,6 +173,8 @@ cudaError_t run_kernel(const std::shared_ptr<job> &jp);
 size_t stack_size_setting();
 // Gives the calling thread a worker_state, once.
 void prepare_worker();
+// Watches worker w for a block that stops making progress (watchdog.cpp).
+void watchdog_register(worker_state *w);
 
 // Report helpers (fault.cpp): "(x,y,z)"; "kernel k (launched at f:l)"; the
 // job's first error wins.

@@ -2,6 +2,7 @@
 // __shared__ array, a stack overflow), __trap(), a failed assert(); and the
 // fault handler that also reports host code touching device memory
 // (protect.cpp).
+#include "check.hpp"
 #include "exec.hpp"
 #include "shared.hpp"
 
@@ -80,8 +81,10 @@ void on_fault(int sig, siginfo_t *info, void *uctx)
     const ucontext_t *uc = static_cast<const ucontext_t *>(uctx);
     worker_tls->fault_pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
     worker_tls->fault_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0; // page fault: W bit
+    worker_tls->fault_sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 #elif defined(__aarch64__)
     worker_tls->fault_pc = (uintptr_t) static_cast<const ucontext_t *>(uctx)->uc_mcontext.pc;
+    worker_tls->fault_sp = (uintptr_t) static_cast<const ucontext_t *>(uctx)->uc_mcontext.sp;
 #endif
     worker_tls->in_kernel = false;
     // The block runner saves no signal mask (that is a system call per block):
@@ -89,6 +92,136 @@ void on_fault(int sig, siginfo_t *info, void *uctx)
     pthread_sigmask(SIG_SETMASK, &static_cast<const ucontext_t *>(uctx)->uc_sigmask, nullptr);
     siglongjmp(worker_tls->escape, 2);
 }
+
+#if defined(__x86_64__) && defined(REG_RIP)
+// An integer division in a kernel by zero, or of the most negative value by
+// -1: x86 traps (SIGFPE), a GPU does not. NVIDIA GPUs give a quotient and a
+// remainder with every bit set for a division by zero, and the wrapped
+// quotient (the dividend) with remainder 0 for the overflow; the handler
+// writes those into the registers of the trapping div/idiv and steps over it.
+
+// General register n, numbered as instructions encode it.
+greg_t &gpr(greg_t *r, int n)
+{
+    static const int map[16] = { REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+                                 REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
+                                 REG_R12, REG_R13, REG_R14, REG_R15 };
+    return r[map[n & 15]];
+}
+
+// Decodes the div/idiv at the trapping instruction (32- or 64-bit, any
+// operand form but gs-relative and 32-bit addresses). Returns its length, or
+// 0 when it is not one it knows; *zero tells whether the divisor is 0 (else
+// it is -1: the overflow).
+size_t decode_divide(greg_t *r, int *bits, bool *is_signed, bool *zero)
+{
+    const unsigned char *pc = (const unsigned char *)r[REG_RIP], *p = pc;
+    int size = 32;
+    unsigned rex = 0;
+    bool fs = false;
+    for (;; p++) { // prefixes: operand size, address size, segments, REX
+        if (*p == 0x66)
+            size = 16;
+        else if (*p == 0x64)
+            fs = true;
+        else if (*p == 0x2e || *p == 0x3e || *p == 0x26 || *p == 0x36)
+            continue;
+        else if ((*p & 0xf0) == 0x40)
+            rex = *p;
+        else
+            break;
+    }
+    if (*p != 0xf7 || pc[0] == 0x65 || pc[0] == 0x67) // 8-bit, gs and 32-bit addresses: not here
+        return 0;
+    if (rex & 8)
+        size = 64;
+    unsigned char modrm = p[1];
+    int mod = modrm >> 6, reg = (modrm >> 3) & 7, rm = modrm & 7;
+    if (reg != 6 && reg != 7)
+        return 0;
+    const unsigned char *q = p + 2; // past ModRM
+    uint64_t divisor;
+    if (mod == 3) {
+        divisor = (uint64_t)gpr(r, rm | (rex & 1) << 3);
+    } else {
+        uintptr_t addr = 0;
+        if (rm == 4) { // a SIB byte
+            unsigned char sib = *q++;
+            int index = (sib >> 3 & 7) | (rex & 2) << 2, base = (sib & 7) | (rex & 1) << 3;
+            if (index != 4)
+                addr += (uintptr_t)gpr(r, index) << (sib >> 6);
+            if ((sib & 7) == 5 && mod == 0) {
+                int32_t d;
+                memcpy(&d, q, 4);
+                q += 4;
+                addr += (uintptr_t)(intptr_t)d;
+            } else {
+                addr += (uintptr_t)gpr(r, base);
+            }
+        } else if (rm == 5 && mod == 0) { // RIP-relative: from the next instruction
+            int32_t d;
+            memcpy(&d, q, 4);
+            q += 4;
+            addr = (uintptr_t)d; // the end of the instruction is added below
+        } else {
+            addr = (uintptr_t)gpr(r, rm | (rex & 1) << 3);
+        }
+        if (mod == 1) {
+            addr += (uintptr_t)(intptr_t)(int8_t)*q++;
+        } else if (mod == 2) {
+            int32_t d;
+            memcpy(&d, q, 4);
+            q += 4;
+            addr += (uintptr_t)(intptr_t)d;
+        }
+        if (rm == 5 && mod == 0)
+            addr += (uintptr_t)q;
+        if (fs) {
+            uintptr_t tp;
+            __asm__("mov %%fs:0, %0" : "=r"(tp)); // the thread pointer (glibc's TCB)
+            addr += tp;
+        }
+        divisor = 0;
+        memcpy(&divisor, (const void *)addr, (size_t)size / 8);
+    }
+    uint64_t mask = size == 64 ? ~(uint64_t)0 : ((uint64_t)1 << size) - 1;
+    *zero = (divisor & mask) == 0;
+    *bits = size;
+    *is_signed = reg == 7;
+    return (size_t)(q - pc);
+}
+
+void on_divide(int sig, siginfo_t *, void *uctx)
+{
+    ucontext_t *uc = static_cast<ucontext_t *>(uctx);
+    greg_t *r = uc->uc_mcontext.gregs;
+    int bits = 0;
+    bool is_signed = false, by_zero = false;
+    size_t len =
+        worker_tls && worker_tls->in_kernel ? decode_divide(r, &bits, &is_signed, &by_zero) : 0;
+    if (!len) { // host code, or a form this does not know: as without the handler
+        signal(sig, SIG_DFL);
+        return; // the instruction traps again, now fatally
+    }
+    uint64_t mask = bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+    uint64_t a = (uint64_t)r[REG_RAX] & mask;
+    uint64_t quot = by_zero ? mask : a, rem = by_zero ? mask : 0;
+    // A 32-bit result is zero-extended into the 64-bit register, as the
+    // instruction would; a 16-bit one leaves the upper bits.
+    auto put = [&](int reg, uint64_t v) {
+        if (bits == 16)
+            r[reg] = (greg_t)(((uint64_t)r[reg] & ~mask) | v);
+        else
+            r[reg] = (greg_t)v;
+    };
+    put(REG_RAX, quot);
+    put(REG_RDX, rem);
+    uintptr_t pc = (uintptr_t)r[REG_RIP];
+    r[REG_RIP] += (greg_t)len;
+    if (worker_tls->tools)
+        check_integer_division(pc, by_zero, is_signed, bits);
+}
+#endif
 
 } // namespace
 
@@ -103,6 +236,14 @@ void install_fault_handler()
         sigemptyset(&sa.sa_mask);
         sigaction(SIGSEGV, &sa, nullptr);
         sigaction(SIGBUS, &sa, nullptr);
+#if defined(__x86_64__) && defined(REG_RIP)
+        struct sigaction fpe;
+        memset(&fpe, 0, sizeof(fpe));
+        fpe.sa_sigaction = on_divide;
+        fpe.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&fpe.sa_mask);
+        sigaction(SIGFPE, &fpe, nullptr);
+#endif
     });
 }
 
@@ -204,9 +345,22 @@ void report_fault(job *j)
     if (report_shared_fault(j, t, b))
         return;
     const char *why = "an address that is not mapped";
-    if (w.stacks && w.stacks->in_guard((void *)w.fault_addr))
-        why = "the guard page below its stack (too much local memory or deep recursion; raise "
-              "GPULAB_SIM_STACK_KB)";
+    // A stack overflow faults just below the stack pointer (a call, a push)
+    // or above it (a large local array placed below the stack's end).
+    bool near_sp = w.fault_sp && w.fault_addr + 65536 >= w.fault_sp &&
+                   w.fault_addr < w.fault_sp + ((size_t)4 << 20);
+    char stack_why[400];
+    if ((w.stacks && w.stacks->in_guard((void *)w.fault_addr)) || near_sp) {
+        snprintf(stack_why, sizeof(stack_why),
+                 "past the end of its stack: a stack overflow (recursion that does not end or "
+                 "goes too deep, or local arrays too large for the simulator's %zu KiB per "
+                 "thread; a GPU allows up to 512 KiB of local memory per thread: raise "
+                 "GPULAB_SIM_STACK_KB for a legal kernel)",
+                 stack_size_setting() / 1024);
+        why = stack_why;
+    } else if (w.fault_addr < 65536) {
+        why = "a null pointer (or an offset from one): was the pointer ever set by cudaMalloc?";
+    }
     report("%s: thread %s of block %s accessed %p, %s. The kernel stops with "
            "cudaErrorIllegalAddress, which is sticky until cudaDeviceReset",
            where_line(j, where, sizeof(where)), t, b, (void *)w.fault_addr, why);

@@ -25,11 +25,14 @@ job *current_job()
     return worker_tls ? worker_tls->current : nullptr;
 }
 
+// A GPU gives a thread up to 512 KiB of local memory; the simulator's own
+// frames need a few more. The stacks are reserved, not committed: a thread
+// pays only for the pages it touches.
 size_t stack_size_setting()
 {
     const char *s = getenv("GPULAB_SIM_STACK_KB");
     long kb = s ? strtol(s, nullptr, 10) : 0;
-    return (size_t)(kb >= 16 && kb <= 65536 ? kb : 64) * 1024;
+    return (size_t)(kb >= 16 && kb <= 65536 ? kb : 576) * 1024;
 }
 // Never freed: a worker's state lives as long as its thread.
 void prepare_worker()
@@ -47,7 +50,9 @@ void prepare_worker()
     // Never resized (parked fibers point into it); one more than a block has
     // threads: the one past the block's last is a thread that never runs.
     w->threads.resize(1025);
+    w->thread = pthread_self();
     worker_tls = w;
+    watchdog_register(w);
 }
 
 namespace
