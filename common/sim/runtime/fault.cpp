@@ -351,12 +351,18 @@ void report_fault(job *j)
                    w.fault_addr < w.fault_sp + ((size_t)4 << 20);
     char stack_why[400];
     if ((w.stacks && w.stacks->in_guard((void *)w.fault_addr)) || near_sp) {
-        snprintf(stack_why, sizeof(stack_why),
-                 "past the end of its stack: a stack overflow (recursion that does not end or "
-                 "goes too deep, or local arrays too large for the simulator's %zu KiB per "
-                 "thread; a GPU allows up to 512 KiB of local memory per thread: raise "
-                 "GPULAB_SIM_STACK_KB for a legal kernel)",
-                 stack_size_setting() / 1024);
+        if (w.fibers)
+            snprintf(stack_why, sizeof(stack_why),
+                     "past the end of its stack: a stack overflow (recursion that does not end "
+                     "or goes too deep, or local arrays too large for the simulator's %zu KiB "
+                     "per thread; a GPU allows up to 512 KiB of local memory per thread: raise "
+                     "GPULAB_SIM_STACK_KB for a legal kernel)",
+                     stack_size_setting() / 1024);
+        else
+            snprintf(stack_why, sizeof(stack_why),
+                     "past the end of its stack: a stack overflow (recursion that does not end "
+                     "or goes too deep, or local arrays too large; a GPU allows up to 512 KiB "
+                     "of local memory per thread)");
         why = stack_why;
     } else if (w.fault_addr < 65536) {
         why = "a null pointer (or an offset from one): was the pointer ever set by cudaMalloc?";
