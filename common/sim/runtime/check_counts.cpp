@@ -47,13 +47,24 @@ void count_access(checker *c, bool global, bool write, uintptr_t a, size_t size,
 {
     if (!block_counted())
         return;
+    size_t t = check_thread_index();
+    uint64_t k = c->executions[(uint64_t)pc << 10 | t]++;
     if (!global) {
         (write ? c->counts.shared_stores : c->counts.shared_loads)++;
+        std::vector<std::vector<uint32_t>> &by_k = c->shared_words[(uint64_t)pc << 10 | t / 32];
+        if (by_k.size() <= k)
+            by_k.resize(k + 1);
+        std::vector<uint32_t> &v = by_k[k];
+        for (uintptr_t word = a >> 2; word <= (a + size - 1) >> 2; word++) {
+            bool seen_it = false;
+            for (uint32_t x : v)
+                seen_it |= x == (uint32_t)word;
+            if (!seen_it)
+                v.push_back((uint32_t)word);
+        }
         return;
     }
     (write ? c->counts.global_stores : c->counts.global_loads)++;
-    size_t t = check_thread_index();
-    uint64_t k = c->executions[(uint64_t)pc << 10 | t]++;
     std::vector<std::vector<uint64_t>> &by_k = c->requests[write][(uint64_t)pc << 10 | t / 32];
     if (by_k.size() <= k)
         by_k.resize(k + 1);
@@ -80,6 +91,21 @@ void fold_block(checker *c)
             }
         c->requests[w].clear();
     }
+    // Shared memory: a wavefront per distinct word of the busiest bank.
+    for (auto &kv : c->shared_words)
+        for (auto &words : kv.second) {
+            if (words.empty())
+                continue;
+            unsigned char per_bank[32] = {};
+            unsigned most = 0;
+            for (uint32_t x : words) {
+                unsigned n = ++per_bank[x % 32];
+                most = n > most ? n : most;
+            }
+            c->counts.shared_requests++;
+            c->counts.shared_wavefronts += most;
+        }
+    c->shared_words.clear();
     c->executions.clear();
 }
 
@@ -104,6 +130,8 @@ void check_leave_kernel()
         t.load_sectors += m.load_sectors;
         t.store_requests += m.store_requests;
         t.store_sectors += m.store_sectors;
+        t.shared_requests += m.shared_requests;
+        t.shared_wavefronts += m.shared_wavefronts;
         kernel_barriers += ck->barriers;
         ck->barriers = 0;
         m = gpulab_sim_kernel_stats{};
@@ -138,6 +166,11 @@ void check_kernel_done(const char *kernel, const char *file, int line, unsigned 
     check_line("    global store requests %llu: %llu sectors of 32 bytes (%.1f per request)",
                t.store_requests, t.store_sectors,
                t.store_requests ? (double)t.store_sectors / t.store_requests : 0.0);
+    if (t.shared_requests)
+        check_line("    shared requests %llu: %llu bank wavefronts (%.1f per request; 1.0: no bank "
+                   "conflicts)",
+                   t.shared_requests, t.shared_wavefronts,
+                   (double)t.shared_wavefronts / t.shared_requests);
 }
 
 bool check_counts_sample()

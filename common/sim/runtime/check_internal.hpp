@@ -118,6 +118,8 @@ struct checker {
     unsigned long long barriers = 0; // barrier releases (for the performance model)
     std::unordered_map<uint64_t, uint32_t> executions; // (pc, thread) -> times run
     std::unordered_map<uint64_t, std::vector<std::vector<uint64_t>>> requests[2]; // load, store
+    // Shared memory: per (instruction, warp), the words of its k-th execution.
+    std::unordered_map<uint64_t, std::vector<std::vector<uint32_t>>> shared_words;
 };
 
 // The calling worker's checker (nullptr until it ran a kernel). The runtime is

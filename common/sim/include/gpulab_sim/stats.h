@@ -13,13 +13,18 @@ extern "C" {
 #endif
 
 /* Counts of one kernel launch. A "request" is one warp executing one load or
- * store instruction; a sector is 32 bytes of device memory it touches. */
+ * store instruction; a sector is 32 bytes of device memory it touches. A
+ * shared-memory request takes one wavefront (one pass over the 32 banks of 4
+ * bytes) per distinct word its busiest bank serves: 1 without bank
+ * conflicts, 32 when the 32 lanes read 32 words of one bank (lanes reading
+ * the same word share it). */
 struct gpulab_sim_kernel_stats {
     unsigned long long threads;
     unsigned long long global_loads, global_stores; /* by all threads */
     unsigned long long shared_loads, shared_stores;
     unsigned long long load_requests, load_sectors;
     unsigned long long store_requests, store_sectors;
+    unsigned long long shared_requests, shared_wavefronts;
 };
 
 /* Fills *out with the counts of the last kernel that finished; returns 0, or
