@@ -1,6 +1,7 @@
 // device.cpp — simulated devices: how many (GPULAB_SIM_DEVICES), their
 // properties, the current device, peer access, synchronize and reset.
 #include "internal.hpp"
+#include "model.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -98,6 +99,26 @@ void fill_properties(cudaDeviceProp *p, int d)
     p->directManagedMemAccessFromHost = 1;
     p->hostNativeAtomicSupported = 1;
     p->reservedSharedMemPerBlock = 1024;
+    // With the performance model on, the GPU it models: what a program that
+    // sizes its work by the device (SMs, shared memory, occupancy) sees on
+    // that GPU. The memory stays the simulator's own.
+    if (const gpu_profile *g = model_gpu()) {
+        snprintf(p->name, sizeof(p->name), "%s (modeled: gpulab simulated GPU %d, runs on the CPU)",
+                 g->name, d);
+        p->major = g->cc_major;
+        p->minor = g->cc_minor;
+        p->multiProcessorCount = g->sms;
+        p->clockRate = (int)(g->clock_ghz * 1e6 + 0.5);
+        p->memoryBusWidth = g->bus_bits;
+        p->memoryClockRate = (int)(g->dram_gbs * 4e6 / g->bus_bits + 0.5);
+        p->l2CacheSize = (int)(g->l2_mb * 1024 * 1024 + 0.5);
+        p->sharedMemPerMultiprocessor = (size_t)g->smem_kb * 1024;
+        // Opt-in per block: all of it on 7.x, 1 KiB less (reserved) from 8.0 on.
+        p->sharedMemPerBlockOptin = (size_t)(g->cc_major >= 8 ? g->smem_kb - 1 : g->smem_kb) * 1024;
+        p->regsPerMultiprocessor = g->regs;
+        p->maxThreadsPerMultiProcessor = g->max_warps * 32;
+        p->maxBlocksPerMultiProcessor = g->max_blocks;
+    }
 }
 
 } // namespace

@@ -69,6 +69,12 @@ namespace
 //   67 TFLOPS FP32 = 16896 x 2 x 1.98 GHz.
 // - h200: H200 SXM 141 GB, the same GH100 (132 SMs, 50 MB L2, 67 TFLOPS FP32,
 //   so 1.98 GHz) with HBM3e at 4.8 TB/s, PCIe 5.0 x16 (H200 datasheet).
+// - Compute capability and memory bus width (the same datasheets and the
+//   CUDA C++ Programming Guide's table of GPUs): 7.5 with 128 bits (GTX
+//   1650) and 256 (T4); 8.6, 192 bits (RTX 3060); 8.9, 384 (RTX 4090); 8.0,
+//   5120 (A100's five HBM2 stacks); 9.0, 5120 (H100's five HBM3 stacks) and
+//   6144 (H200's six HBM3e stacks). The memory clock cudaDeviceProp reports
+//   follows from them: GB/s = 2 (double data rate) x clock x bus bits / 8.
 // - Per-SM limits by compute capability (CUDA C++ Programming Guide,
 //   "Technical Specifications per Compute Capability", and NVIDIA's tuning
 //   guide of each architecture): 7.5 (T4, GTX 1650) 32 warps, 16 blocks,
@@ -78,18 +84,20 @@ namespace
 //   all. FP32 lanes per SM: 64 on 7.5 and 8.0, 128 on 8.6, 8.9 and 9.0.
 const gpu_profile profiles[] = {
     // key, name, SMs, GHz, FP32/SM, warps, blocks, regs, smem KiB, L2 MiB, GB/s, PCIe, lanes,
-    // launch
+    // launch us, compute capability, bus bits
     { "gtx1650", "NVIDIA GeForce GTX 1650", 14, 1.665, 64, 32, 16, 65536, 64, 1.0, 128.0, 3, 16,
-      5.0 },
-    { "t4", "NVIDIA T4", 40, 1.590, 64, 32, 16, 65536, 64, 4.0, 320.0, 3, 16, 5.0 },
+      5.0, 7, 5, 128 },
+    { "t4", "NVIDIA T4", 40, 1.590, 64, 32, 16, 65536, 64, 4.0, 320.0, 3, 16, 5.0, 7, 5, 256 },
     { "rtx3060", "NVIDIA GeForce RTX 3060", 28, 1.777, 128, 48, 16, 65536, 100, 3.0, 360.0, 4, 16,
-      4.0 },
+      4.0, 8, 6, 192 },
     { "rtx4090", "NVIDIA GeForce RTX 4090", 128, 2.520, 128, 48, 24, 65536, 100, 72.0, 1008.0, 4,
-      16, 4.0 },
-    { "a100", "NVIDIA A100-SXM4-40GB", 108, 1.410, 64, 64, 32, 65536, 164, 40.0, 1555.0, 4, 16,
-      4.0 },
-    { "h100", "NVIDIA H100 SXM5", 132, 1.980, 128, 64, 32, 65536, 228, 50.0, 3350.0, 5, 16, 3.0 },
-    { "h200", "NVIDIA H200 SXM", 132, 1.980, 128, 64, 32, 65536, 228, 50.0, 4800.0, 5, 16, 3.0 },
+      16, 4.0, 8, 9, 384 },
+    { "a100", "NVIDIA A100-SXM4-40GB", 108, 1.410, 64, 64, 32, 65536, 164, 40.0, 1555.0, 4, 16, 4.0,
+      8, 0, 5120 },
+    { "h100", "NVIDIA H100 SXM5", 132, 1.980, 128, 64, 32, 65536, 228, 50.0, 3350.0, 5, 16, 3.0, 9,
+      0, 5120 },
+    { "h200", "NVIDIA H200 SXM", 132, 1.980, 128, 64, 32, 65536, 228, 50.0, 4800.0, 5, 16, 3.0, 9,
+      0, 6144 },
 };
 constexpr int profile_count = sizeof(profiles) / sizeof(profiles[0]);
 

@@ -28,7 +28,9 @@ struct gpu_profile {
     double l2_mb;     // L2 cache, MiB
     double dram_gbs;  // DRAM bandwidth, GB/s (10^9 bytes)
     int pcie_gen, pcie_lanes;
-    double launch_us; // kernel launch latency, as events around an empty kernel see it
+    double launch_us;       // kernel launch latency, as events around an empty kernel see it
+    int cc_major, cc_minor; // compute capability
+    int bus_bits;           // memory bus width; with dram_gbs it gives the memory clock
 };
 
 // The profile named key (GPULAB_SIM_MODEL's spelling), or null.
