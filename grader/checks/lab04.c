@@ -34,8 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEED_N 100000 /* the seed's shape */
-#define SEED_M 100
+#define DEMO_N 100000 /* the demo's shape: A is (N, M) */
+#define DEMO_M 100
 #define COALESCED_FACTOR 1.25
 
 static double gamma_f32(double k)
@@ -243,7 +243,7 @@ static int judge(const grade_case *c, const grade_json_object *result, const cha
 
 /* ---- mat-vec ------------------------------------------------------------- */
 
-/* Writes A<suffix>, v<suffix> (normal entries, as the seed's randn) and
+/* Writes A<suffix>, v<suffix> (standard normal entries) and
  * declares u<suffix> = A v with atol = gamma_{M+1} max_i sum_j |A_ij v_j|. */
 static int matvec_problem(grade_case *c, const grade_env *env, int N, int M, const char *suffix,
                           char *why, size_t len)
@@ -313,12 +313,12 @@ static int write_version(grade_case *c, const grade_env *env, int version, char 
     return grade_write_input(env, "version", LAB_DTYPE_I32, 0, shape, &version, why, len);
 }
 
-/* The seed's shape, N = 100000, M = 100: A.npy, v.npy -> u.npy. */
-static int seed_shape(grade_case *c, const grade_env *env, char *why, size_t len)
+/* The demo's shape, N = 100000, M = 100: A.npy, v.npy -> u.npy. */
+static int demo_shape(grade_case *c, const grade_env *env, char *why, size_t len)
 {
     const int version = c->arg.i[0];
     if (write_version(c, env, version, why, len) ||
-        matvec_problem(c, env, SEED_N, SEED_M, "", why, len))
+        matvec_problem(c, env, DEMO_N, DEMO_M, "", why, len))
         return -1;
     return take_outputs(c, why, len);
 }
@@ -424,24 +424,24 @@ static int judge_coalescing(const lab04_ctx *x, const char *key, const char *err
     return 1;
 }
 
-/* Runs the seed's shape with GPULAB_SIM_STATS=1 and judges the counts. */
+/* Runs the demo's shape with GPULAB_SIM_STATS=1 and judges the counts. */
 static int coalescing(grade_case *c, const grade_env *env, char *why, size_t len)
 {
     lab04_ctx *x = ctx_of(c, why, len);
     if (!x)
         return -1;
     x->coalescing = 1;
-    x->M = SEED_M;
+    x->M = DEMO_M;
     x->cuda = strcmp(env->backend, "cuda") == 0;
     grade_case_setenv(c, "GPULAB_SIM_STATS", "1");
-    return seed_shape(c, env, why, len); /* the same c->arg: the version */
+    return demo_shape(c, env, why, len); /* the same c->arg: the version */
 }
 
 /* ---- matmul -------------------------------------------------------------- */
 
-/* C = A B, row-major, A (n, k) and B (k, m) uniform in [0, 1) (the seed's
- * torch.rand). Every term is >= 0, so sum_j |A_ij B_jl| = C_il and the
- * float32 bound is a relative tolerance: rtol = gamma_{k+1}. */
+/* C = A B, row-major, A (n, k) and B (k, m) uniform in [0, 1), as in the
+ * demo. Every term is >= 0, so sum_j |A_ij B_jl| = C_il and the float32
+ * bound is a relative tolerance: rtol = gamma_{k+1}. */
 static int matmul(grade_case *c, const grade_env *env, char *why, size_t len)
 {
     const int n = c->arg.i[0], k = c->arg.i[1], m = c->arg.i[2], square = c->arg.i[3];
@@ -500,15 +500,14 @@ free_all:
  * the version for the mat-vec checks, { n, k, m, square } for the matmul. */
 // clang-format off
 static const grade_check checks[] = {
-    { "v1 one thread per row: the seed's N = 100000, M = 100", 10, 120, seed_shape, { { 1 } } },
+    { "v1 one thread per row: N = 100000, M = 100", 10, 120, demo_shape, { { 1 } } },
     { "v1: N, M = 1x1, 1x1500, 1000x1, 777x33, 3x1025, 2049x257 (memcheck on sim)",
       10, 120, awkward_shapes, { { 1 } } },
-    { "v2 warp per row: the seed's N = 100000, M = 100", 10, 120, seed_shape, { { 2 } } },
+    { "v2 warp per row: N = 100000, M = 100", 10, 120, demo_shape, { { 2 } } },
     { "v2: the awkward shapes (all four sim checks)", 10, 120, awkward_shapes, { { 2 } } },
     { "v2 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)",
       10, 120, coalescing, { { 2 } } },
-    { "v3 shared-memory tiles of v: the seed's N = 100000, M = 100",
-      10, 120, seed_shape, { { 3 } } },
+    { "v3 shared-memory tiles of v: N = 100000, M = 100", 10, 120, demo_shape, { { 3 } } },
     { "v3: the awkward shapes (all four sim checks)", 10, 120, awkward_shapes, { { 3 } } },
     { "v3 coalesced: sectors per warp load <= 1.25 x least (sim counts; none on cuda)",
       10, 120, coalescing, { { 3 } } },

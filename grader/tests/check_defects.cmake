@@ -238,7 +238,7 @@ __attribute__((constructor)) static void arm(void) { atexit(forge); }
 defect(lab04-shuffle-offsets lab04 04_matvec/matvec.cu
   "    for (int offset = WARP_SIZE / 2; offset > 0; offset /= 2)"
   "    for (int offset = WARP_SIZE / 4; offset > 0; offset /= 2)"
-  "v2 warp per row: the seed's"
+  "v2 warp per row: N = 100000"
   "differ.*sum of only 16 of its warp's 32 lane partial sums, as shuffles by 8, 4, 2, 1 alone give [(]16 missing[)]: warp_sum in matvec.cu")
 # v3 without its second barrier: a fast warp overwrites the tile another still reads.
 defect(lab04-v3-race lab04 04_matvec/matvec.cu
@@ -273,7 +273,7 @@ defect(lab04-v2-lane-return lab04 04_matvec/matvec.cu
   "v2: the awkward shapes"
   "synccheck, initcheck: Barrier error detected. Divergent thread.s. in warp at matvec_kernel2 in 04_matvec/matvec.cu:[0-9]+ .* — all 32 lanes of a warp must reach warp_sum.s shuffles")
 starter(lab04 "v2 coalesced" "matvec_kernel2 in matvec.cu still the TODO"
-              "v2 warp per row: the seed's" "matvec_kernel2 in matvec.cu still the TODO"
+              "v2 warp per row: N = 100000" "matvec_kernel2 in matvec.cu still the TODO"
               "v3: the awkward shapes" "matvec_kernel3 in matvec.cu still the TODO")
 
 # ---- lab 05 -----------------------------------------------------------------------

@@ -3,8 +3,8 @@
  * four functions, prints a deviceQuery-style report, and compares what you
  * read with the kit's own query (lab/device.h).
  *
- * What it ports: the notebook's question, where the answer was one bool. In
- * plain C, with the number of usable GPUs taken as given:
+ * The question, usually answered with one bool, in plain C, with the number
+ * of usable GPUs taken as given:
  *
  *   int n = number of usable GPUs;             n == 0: "Got GPU? False"
  *   try_gpu(i)      = 0 <= i && i < n ? cuda:i : cpu

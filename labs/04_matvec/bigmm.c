@@ -70,7 +70,7 @@ static int rectangular_check(cublasHandle_t h)
  * product. Returns 1 when the GPU's results match the CPU's. */
 int lab04_big_matmul(int n, cublasHandle_t h)
 {
-    const int reps = 10; /* the seed's loop: 10 products */
+    const int reps = 10; /* products per timed loop */
     const size_t count = (size_t)n * n, bytes = sizeof(float) * count;
     const double flops = 2.0 * n * (double)n * n; /* n^2 dot products of length n */
     float *A = lab_xmalloc(bytes), *C_cpu = lab_xmalloc(bytes), *C_gpu = lab_xmalloc(bytes);
@@ -81,7 +81,7 @@ int lab04_big_matmul(int n, cublasHandle_t h)
     float ms;
 
     lab_rng_seed(&rng, MATMUL_SEED, 7);
-    lab_rng_fill_uniform(&rng, A, count, 0.0f, 1.0f); /* the seed's torch.rand */
+    lab_rng_fill_uniform(&rng, A, count, 0.0f, 1.0f); /* uniform in [0, 1) */
     printf("\nThe big matmul: C = A A, n = %d (%.1f GFLOP per product)\n", n, flops / 1e9);
     double t0 = lab_wall_seconds();
     lab04_matmul_cpu(C_cpu, A, A, n, n, n);
@@ -119,8 +119,8 @@ int lab04_big_matmul(int n, cublasHandle_t h)
     lab_cuda_timer_destroy(&timer);
     printf(
         "  Per product: CPU %.3f ms (CPU wall clock), GPU %.3f ms (%s). The unsynchronized "
-        "figure is\n  the seed's \"GPU Time: 0.001s\": the loop returned as soon as the launches "
-        "were queued.\n",
+        "figure is\n  the classic timing mistake: the loop returned as soon as the launches were "
+        "queued,\n  long before the products were done.\n",
         t_cpu * 1e3, ms / reps, lab_cuda_timer_clock_name());
 
     lab_from_device(C_gpu, d_C, bytes);

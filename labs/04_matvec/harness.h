@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define LAB04_DEMO_N 100000 /* the seed's shape */
+#define LAB04_DEMO_N 100000 /* the demo's shape: A is (N, M) */
 #define LAB04_DEMO_M 100
 #define LAB04_DEMO_SEED 4
 

@@ -3,7 +3,7 @@
  * matvec.cu (the kernels) and matmul.c (the cuBLAS matmul).
  *
  * Demo (no arguments):
- *   1. makes A (N, M) and v (M) with normal entries (the seed's N = 100000,
+ *   1. makes A (N, M) and v (M) with normal entries (N = 100000,
  *      M = 100), computes u = A v on the CPU with cblas_sgemv;
  *   2. validates cublasSgemv and every kernel version against it (NumPy's
  *      allclose, tolerance below), at that shape and at awkward ones;
@@ -33,7 +33,7 @@
 #include <stdlib.h>
 
 /* The demo; with validate_only, only the validation, at N = 4096 instead of
- * the seed's 100000 (quick, also under GPULAB_SIM_CHECK=all). */
+ * 100000 (quick, also under GPULAB_SIM_CHECK=all). */
 static int demo(int matmul_n, int validate_only)
 {
     lab_device_info info;
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
     int big = 0, count_only = 0, validate_only = 0;
     const char *matmul_n = NULL;
     const lab_flag flags[] = {
-        { "--big", NULL, "the big matmul at the seed's 10000 x 10000", &big, NULL },
+        { "--big", NULL, "the big matmul at 10000 x 10000", &big, NULL },
         { "--matmul-n", "N", "the big matmul at N x N (default 4096; 1024 on the sim backend)",
           NULL, &matmul_n },
         { "--validate", NULL,

@@ -14,7 +14,8 @@
 extern "C" {
 #endif
 
-/* Kernel versions, selectable by number as in llm.c's dev/cuda files. */
+/* Kernel versions, selected by number (matvec's first argument; version.npy
+ * in graded mode): each one a kernel of its own, to compare side by side. */
 #define LAB04_VERSIONS 3
 
 /* What a launcher launched: the harness prints it and writes it to result.json. */

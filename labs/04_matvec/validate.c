@@ -33,7 +33,7 @@ void lab04_problem_make(lab04_problem *p, int N, int M, uint64_t stream)
     p->v = lab_xmalloc(sizeof(float) * M);
     p->want = lab_xmalloc(sizeof(float) * N);
     lab_rng_seed(&rng, LAB04_DEMO_SEED, stream);
-    lab_rng_fill_normal(&rng, p->A, (size_t)N * M, 0.0f, 1.0f); /* the seed's np.random.randn */
+    lab_rng_fill_normal(&rng, p->A, (size_t)N * M, 0.0f, 1.0f); /* standard normal entries */
     lab_rng_fill_normal(&rng, p->v, (size_t)M, 0.0f, 1.0f);
     lab04_matvec_cpu(p->want, p->A, p->v, N, M);
     /* Both results are float32 dot products, each within the bound of the

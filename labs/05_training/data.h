@@ -38,7 +38,7 @@ extern "C" {
 /**
  * @brief A labelled image set in CIFAR-10's layout: n images of 3x32x32 floats
  * (channel planes R, G, B; values scaled to [0,1] then normalized with mean
- * 0.5, std 0.5 as the seed does, i.e. x = (byte/255 - 0.5) / 0.5).
+ * 0.5, std 0.5 in every channel, i.e. x = (byte/255 - 0.5) / 0.5).
  */
 typedef struct l5_images {
     int n;                /**< number of images */
@@ -123,7 +123,7 @@ typedef struct l5_table {
  * @brief Reads the iris data set (150 rows, 4 features, 3 classes) from a CSV.
  *
  * The file has a header line, then rows of 4 numbers and a class: a number
- * (0, 1, 2 or 0.0, 1.0, 2.0 as the seed's file has) or a name (setosa,
+ * (0, 1, 2 or 0.0, 1.0, 2.0 as data/iris.csv has) or a name (setosa,
  * versicolor, virginica, with or without "Iris-"). Features as given (no
  * normalization); labels 0..2 in the order setosa, versicolor, virginica.
  * Errors name the file, line and column.

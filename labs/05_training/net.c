@@ -113,7 +113,8 @@ void l5_net_cnn(l5_net *net)
     memset(net, 0, sizeof(*net));
     snprintf(net->name, sizeof(net->name), "cnn");
     net->in_c = 3, net->in_h = 32, net->in_w = 32;
-    /* Names as in the seed's nn.Sequential attributes `conv` and `fc`. */
+    /* Names as PyTorch's state_dict gives them: the CNN of torch_nets.py keeps its
+     * layers in two nn.Sequential attributes, `conv` and `fc`. */
     conv(net, "conv.0", 6, 5, 0); /* 3x32x32 -> 6x28x28 */
     relu(net);
     maxpool(net);                  /* -> 6x14x14 */

@@ -7,7 +7,7 @@
  * length, and one Adam launch updates the whole model.
  *
  * Two networks are defined:
- *   - the CIFAR-10 CNN of the seed notebook (l5_net_cnn):
+ *   - a small CIFAR-10 CNN (l5_net_cnn):
  *       Conv2d(3,6,5) ReLU MaxPool(2) . Conv2d(6,16,5,pad 3) ReLU .
  *       Conv2d(16,16,5) ReLU MaxPool(2) . Conv2d(16,16,3) ReLU MaxPool(2) .
  *       Flatten . Linear(64,120) ReLU . Linear(120,84) ReLU . Linear(84,10)

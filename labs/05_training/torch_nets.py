@@ -5,7 +5,7 @@ import torch
 
 
 class CNN(torch.nn.Module):
-    """The seed notebook's network (DESIGN.md, lab 05)."""
+    """The CIFAR-10 CNN of net.c (l5_net_cnn; net.h lists its layers)."""
 
     def __init__(self):
         super().__init__()

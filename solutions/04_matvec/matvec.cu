@@ -13,7 +13,7 @@
  *       u[row] = sum;
  *   }
  *
- * version 1 is the seed's kernel: one thread per row, each loops over its row.
+ * version 1 is the direct one: one thread per row, each loops over its row.
  *           Neighbouring threads read addresses M floats apart: uncoalesced.
  * version 2 is coalesced: one warp per row. Lane l reads elements l, l+32, ...
  *           of the row, so a warp's load is 32 neighbouring floats, and a
@@ -39,7 +39,7 @@
 #include <assert.h>
 
 #define WARP_SIZE 32
-#define MATVEC1_THREADS 1024 /* the seed's block: 1024 threads, N = 100000 -> 98 blocks */
+#define MATVEC1_THREADS 1024 /* the largest block: 1024 threads, N = 100000 -> 98 blocks */
 #define MATVEC2_THREADS 256  /* 8 warps, so 8 rows per block */
 #define MATVEC3_THREADS 256  /* 8 warps per block, and the width of one tile of v */
 
@@ -65,7 +65,7 @@ __global__ void matvec_kernel1(float *u, const float *A, const float *v, int N, 
         u[row] = sum;
     }
     // === STUB
-    // TODO (version 1, the seed's kernel): compute this thread's row,
+    // TODO (version 1): compute this thread's row,
     //   row = blockIdx.x * blockDim.x + threadIdx.x, and when row < N write
     //   u[row] = sum over j < M of A[row * M + j] * v[j]
     // (use a float accumulator, and (size_t)row * M so large matrices do not overflow int).
@@ -206,7 +206,7 @@ const char *matvec_describe(int version)
 {
     switch (version) {
     case 1:
-        return "v1: one thread per row (the seed's kernel)";
+        return "v1: one thread per row";
     case 2:
         return "v2: one warp per row, shuffle reduction (coalesced)";
     case 3:

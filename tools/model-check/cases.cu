@@ -243,7 +243,7 @@ static void lab03_cases(const mc_options *opt)
     LAB_CHECK(cudaFree(o.z));
 }
 
-/* Lab 04: u = A v, the three versions and cuBLAS, at the seed's shape. */
+/* Lab 04: u = A v, the three versions and cuBLAS, at the demo's shape. */
 static void lab04_cases(const mc_options *opt, cublasHandle_t blas)
 {
     const int N = opt->quick ? 10000 : 100000, M = 100;

@@ -3,7 +3,7 @@
 #
 #   cmake -DPROGRAM=<lab04-sim-solution> -DWORKDIR=<dir> -P model_ranking.cmake
 #
-# 1. The demo with GPULAB_SIM_MODEL=t4 at the seed's shape (--matmul-n 64 keeps
+# 1. The demo with GPULAB_SIM_MODEL=t4 at its own shape (--matmul-n 64 keeps
 #    the matmul short): every device row is timed by "modeled NVIDIA T4" with
 #    the simulator's CPU time beside it; from the table, v2 < v1 and v3 < v1;
 #    the speed-ups are printed beside the sector ratios; cublasSgemv is near

@@ -1,6 +1,7 @@
 /*
  * bench_cpu.c - lab 05's CPU trainer, timed: one epoch over CIFAR-shaped
- * images, batch 256, Adam, as the seed's trainCPU does.
+ * images, batch 256, Adam: for each batch, forward, cross-entropy loss,
+ * backward, one Adam step.
  *
  *   bench-lab05-cpu [--images N] [--batch B] [--data DIR] [--write FILE]
  *

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""PyTorch's side of lab 05's benchmark: the seed's CNN trained one epoch on
+"""PyTorch's side of lab 05's benchmark: the lab's CNN trained one epoch on
 the CPU with Adam (defaults), batch 256, over the images of a CIFAR-10 binary
 batch file (written by bench-lab05-cpu --write, so both train on the same
-bytes), as the seed's trainCPU does (zero_grad, forward, loss, backward,
-step).
+bytes), in the plain training loop: for each batch, forward, cross-entropy
+loss, zero_grad, backward, step.
 
     python3 bench_torch.py FILE [--batch 256] [--threads N]
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lab 05's benchmark: the C trainer (C + OpenBLAS) against PyTorch on the CPU,
-# the seed's CNN, batch 256, Adam, on the same CIFAR-shaped images, in the
+# the lab's CNN, batch 256, Adam, on the same CIFAR-shaped images, in the
 # same run. Not a test: it prints figures.
 #
 #   labs/05_training/bench/run_bench.sh BUILD/bin/bench-lab05-cpu
