@@ -416,6 +416,12 @@ class gpulab_warp_group : public gpulab_part_group
     {
         return part_.mask;
     }
+    // How many of them the block has: fewer than size() for a tile of a
+    // block's last, partial warp.
+    unsigned gpulab_count() const
+    {
+        return part_.count;
+    }
 };
 
 // A group of the threads of a warp that run together.

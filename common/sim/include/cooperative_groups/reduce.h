@@ -56,14 +56,16 @@ struct bit_xor {
 };
 
 // op over the values of every member of a group of one warp, in rank order;
-// every member gets it.
+// every member gets it. The members are those the block has (a tile of a
+// partial warp has fewer than its size), and no member reads another that
+// is not there.
 template <class V, class Op>
 V gpulab_reduce(const gpulab_warp_group &w, const V &val, Op op, GPULAB_SIM_CG_WHERE)
 {
-    unsigned n = w.size(), r = w.thread_rank();
+    unsigned n = w.gpulab_count(), r = w.thread_rank();
     V acc = val;
     for (unsigned o = 1; o < n; o *= 2) {
-        V other = w.shfl_down(acc, o, GPULAB_SIM_CG_AT);
+        V other = w.shfl(acc, r + o < n ? r + o : r, GPULAB_SIM_CG_AT);
         if (r + o < n)
             acc = op(acc, other);
     }
