@@ -60,7 +60,7 @@ int grade_memcheck_report(char *buf, size_t len, const char *err, const char *ke
 {
     const char *p = err ? strstr(err, "========= ") : NULL;
     size_t n = 0, key_len = key ? strlen(key) : 0;
-    int stats_lines = 0;
+    int in_stats = 0; /* within a stats block: its header and indented lines */
     buf[0] = '\0';
     for (int lines = 0; p && lines < 3; lines++) {
         p += strlen("========= ");
@@ -76,11 +76,9 @@ int grade_memcheck_report(char *buf, size_t len, const char *err, const char *ke
             break;
         int skip = 1; /* not a report: a stats block, or the banner */
         if (strncmp(p, "gpulab-sim stats:", 17) == 0)
-            stats_lines = 3;
-        else if (stats_lines > 0 && indented)
-            stats_lines--;
-        else
-            skip = (stats_lines = 0, strncmp(p, "gpulab-sim check mode", 21) == 0);
+            in_stats = 1;
+        else if (!(in_stats && indented))
+            skip = (in_stats = 0, strncmp(p, "gpulab-sim check mode", 21) == 0);
         if (skip) {
             p = end ? strstr(end, "========= ") : NULL;
             lines--;

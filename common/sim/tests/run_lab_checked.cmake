@@ -40,7 +40,7 @@ function(judge what text)
   foreach(line IN LISTS lines)
     string(REGEX REPLACE " #[0-9a-f]+$" "" line "${line}") # the grader's report key
     if(line MATCHES "^========= (gpulab-sim check mode|ERROR SUMMARY|gpulab-sim stats)" OR
-       line MATCHES "^=========     ([0-9]+ threads, global loads|global (load|store) requests)")
+       line MATCHES "^=========     ([0-9]+ threads, global loads|global (load|store) requests|shared requests)")
       continue()
     endif()
     if(API_ERRORS AND line MATCHES "^========= Program hit ${API_ERRORS}")
