@@ -119,6 +119,16 @@ void run_block_fibers(job *j)
     w.fiber_lost = false;
 }
 
+void wait_place(const sim_thread &t, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s at %s:%d",
+             t.state == AT_BARRIER ? "__syncthreads"
+             : t.state == AT_GROUP ? "coalesced_threads()"
+             : t.state == AT_GRID  ? "grid.sync()"
+                                   : "a warp function",
+             t.file ? t.file : "?", t.line);
+}
+
 // No thread can run and some have not exited: they wait at different
 // barriers, or at a warp function whose lanes cannot all arrive. Reported in
 // compute-sanitizer synccheck's words, with where each group of threads waits.
@@ -133,12 +143,7 @@ void report_deadlock(job *j)
         if (t.state == EXITED)
             continue;
         char p[400];
-        snprintf(p, sizeof(p), "%s at %s:%d",
-                 t.state == AT_BARRIER ? "__syncthreads"
-                 : t.state == AT_GROUP ? "coalesced_threads()"
-                 : t.state == AT_GRID  ? "grid.sync()"
-                                       : "a warp function",
-                 t.file, t.line);
+        wait_place(t, p, sizeof(p));
         places[p]++;
     }
     std::string list;

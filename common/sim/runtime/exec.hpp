@@ -12,6 +12,7 @@
 #include "internal.hpp"
 
 #include <pthread.h>
+#include <signal.h>
 
 #include <csetjmp>
 #include <cstring>
@@ -175,6 +176,8 @@ size_t stack_size_setting();
 void prepare_worker();
 // Watches worker w for a block that stops making progress (watchdog.cpp).
 void watchdog_register(worker_state *w);
+// Installs handler (SA_SIGINFO, on the alternate stack, with `flags`) for sig (fault.cpp).
+void install_signal(int sig, void (*handler)(int, siginfo_t *, void *), int flags);
 
 // Report helpers (fault.cpp): "(x,y,z)"; "kernel k (launched at f:l)"; the
 // job's first error wins.
@@ -185,6 +188,9 @@ void set_error(job *j, cudaError_t e);
 [[noreturn]] void abort_block(cudaError_t e);
 // The report of a fault in a kernel (the worker's fault_addr and fault_pc).
 void report_fault(job *j);
+// "__syncthreads at f:l" (or the warp function, coalesced_threads(),
+// grid.sync()) for a thread that waits (block.cpp).
+void wait_place(const sim_thread &t, char *buf, size_t n);
 
 // ---------------------------------------------------------------------------
 // Blocks as fibers: the steps of a switch, inlined where barriers and warp

@@ -225,24 +225,24 @@ void on_divide(int sig, siginfo_t *, void *uctx)
 
 } // namespace
 
+void install_signal(int sig, void (*handler)(int, siginfo_t *, void *), int flags)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | flags;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, nullptr);
+}
+
 void install_fault_handler()
 {
     static std::once_flag once;
     std::call_once(once, [] {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_sigaction = on_fault;
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGSEGV, &sa, nullptr);
-        sigaction(SIGBUS, &sa, nullptr);
+        install_signal(SIGSEGV, on_fault, SA_NODEFER);
+        install_signal(SIGBUS, on_fault, SA_NODEFER);
 #if defined(__x86_64__) && defined(REG_RIP)
-        struct sigaction fpe;
-        memset(&fpe, 0, sizeof(fpe));
-        fpe.sa_sigaction = on_divide;
-        fpe.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-        sigemptyset(&fpe.sa_mask);
-        sigaction(SIGFPE, &fpe, nullptr);
+        install_signal(SIGFPE, on_divide, SA_NODEFER);
 #endif
     });
 }

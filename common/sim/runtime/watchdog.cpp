@@ -70,14 +70,7 @@ void on_sample(int, siginfo_t *, void *uctx)
 uintptr_t sample_pc(worker_state *w)
 {
     static std::once_flag once;
-    std::call_once(once, [] {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_sigaction = on_sample;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGURG, &sa, nullptr);
-    });
+    std::call_once(once, [] { install_signal(SIGURG, on_sample, SA_RESTART); });
     w->sampled_pc.store(0);
     if (pthread_kill(w->thread, SIGURG) != 0)
         return 0;
@@ -95,17 +88,13 @@ void report_stuck(worker_state *w, const job *j, const sim_thread *cur, int seco
         const sim_thread &t = w->threads[i];
         if (&t == cur || t.state == EXITED)
             continue;
-        if (t.state == RUNNABLE) {
+        // Runnable, or released from a barrier and not resumed since.
+        if (t.state == RUNNABLE || (t.state == AT_BARRIER && t.gen != w->barrier_gen)) {
             not_run++;
             continue;
         }
         char p[400];
-        snprintf(p, sizeof(p), "%s at %s:%d",
-                 t.state == AT_BARRIER ? "__syncthreads"
-                 : t.state == AT_GROUP ? "coalesced_threads()"
-                 : t.state == AT_GRID  ? "grid.sync()"
-                                       : "a warp function",
-                 t.file ? t.file : "?", t.line);
+        wait_place(t, p, sizeof(p));
         places[p]++;
         waiting++;
     }
