@@ -330,10 +330,21 @@ const void *stream_key(cudaStream_t s)
     return s;
 }
 
-// Where work of `us` on stream s of device d starts, and the stream's clock
-// after it. The legacy default stream waits for every stream of its device,
-// and every stream waits for it. Called with model_mutex held.
-double advance(cudaStream_t s, double us)
+// The parts of a GPU that work queued on different streams shares: a copy
+// engine per direction over the host link (H2D, D2H; every GPU the model
+// knows has at least two, and PCIe moves both directions at once), and the
+// device memory that device-to-device copies and sets stream through.
+// Copies that overlap on streams take turns on their engine, so no overlap
+// is modeled faster than its busiest engine; kernels and cuBLAS calls of
+// different streams still overlap each other.
+enum class engine { none, h2d, d2h, dram, count };
+// When each engine of each device is next free, microseconds.
+std::map<std::pair<int, int>, double> engine_free;
+
+// Where work of `us` on stream s of device d, using engine e, starts, and the
+// stream's clock after it. The legacy default stream waits for every stream
+// of its device, and every stream waits for it. Called with model_mutex held.
+double advance(cudaStream_t s, double us, engine e = engine::none)
 {
     int d = executor_device;
     const void *key = stream_key(s);
@@ -341,6 +352,11 @@ double advance(cudaStream_t s, double us)
     for (auto &kv : clocks)
         if (kv.first.first == d && (key == nullptr || kv.first.second == nullptr))
             start = std::max(start, kv.second);
+    if (e != engine::none) {
+        double &free_at = engine_free[{ d, (int)e }];
+        start = std::max(start, free_at);
+        free_at = start + us;
+    }
     clocks[{ d, key }] = start + us;
     return start + us;
 }
@@ -520,8 +536,12 @@ void model_copy(cudaStream_t s, const void *dst, const void *src, size_t bytes, 
     std::string name = std::string(call) + " " + names[(int)kind];
     if (kind == copy_kind::h2d || kind == copy_kind::d2h)
         name += pinned ? " pinned" : " pageable";
+    engine e = kind == copy_kind::h2d   ? engine::h2d
+               : kind == copy_kind::d2h ? engine::d2h
+               : kind == copy_kind::d2d ? engine::dram
+                                        : engine::none;
     std::lock_guard<std::mutex> lock(model_mutex);
-    advance(s, m.us);
+    advance(s, m.us, e);
     add_row(name, "memcpy", m, dim3(0, 0, 0), dim3(0, 0, 0), "bytes");
 }
 
@@ -532,7 +552,7 @@ void model_memset(cudaStream_t s, size_t bytes)
         return;
     model_result m = model_memset_time(*g, (double)bytes);
     std::lock_guard<std::mutex> lock(model_mutex);
-    advance(s, m.us);
+    advance(s, m.us, engine::dram);
     add_row("cudaMemset", "memset", m, dim3(0, 0, 0), dim3(0, 0, 0), "bytes");
 }
 
