@@ -47,6 +47,12 @@ void count_access(checker *c, bool global, bool write, uintptr_t a, size_t size,
 {
     if (!block_counted())
         return;
+    if (!global && !stats_print) {
+        // The model counts shared accesses only; the bank wavefronts (one
+        // more map look-up and a vector per access) are for GPULAB_SIM_STATS.
+        (write ? c->counts.shared_stores : c->counts.shared_loads)++;
+        return;
+    }
     size_t t = check_thread_index();
     uint64_t k = c->executions[(uint64_t)pc << 10 | t]++;
     if (!global) {
