@@ -12,7 +12,7 @@ report then says so at the top, in both files, and is no measurement.
 
 What it reads, by step (run.sh says how each file is made):
   env.txt, steps.tsv                 the machine, and each step's status
-  build/   errors.txt missing.txt targets.txt
+  compile/ errors.txt missing.txt targets.txt
   ctest/   junit-main.xml junit-model.xml (ctest-*.log when a JUnit file is missing)
   grade/   grades.json (gpulab-grade's --json)
   demos/   demos.tsv, <program>.log
@@ -34,7 +34,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 STEPS = [
-    ("build", "1. Configure and build (cuda backend, native architecture)"),
+    ("compile", "1. Configure and build (cuda backend, native architecture)"),
     ("ctest", "1. ctest -L '^cuda$'"),
     ("grade", "2. gpulab-grade --backend cuda --compare"),
     ("demos", "3. The lab demos on the cuda backend"),
@@ -456,11 +456,11 @@ def markdown(s):
             out.append("| %s | %s | %s | %s |" % (title, status, st["seconds"], st["limit"]))
     out.append("")
 
-    b, c = s.get("build"), s.get("ctest")
+    b, c = s.get("compile"), s.get("ctest")
     if b or c:
         out += ["## 1. Build and ctest -L '^cuda$'", ""]
     if b:
-        out.append("Targets built: %d (the programs the steps run; see build/targets.txt)." % b["targets"])
+        out.append("Targets built: %d (the programs the steps run; see compile/targets.txt)." % b["targets"])
         if b["errors"]:
             out += ["", "First build errors:", code("\n".join(b["errors"][:20]))]
         if b["missing_programs"]:
@@ -575,7 +575,7 @@ def markdown(s):
 def summarize(work):
     s = {"fixture": os.path.exists(os.path.join(work, "FIXTURE")),
          "environment": parse_env(work), "steps": parse_steps(work)}
-    parsers = {"build": parse_build, "ctest": parse_ctest, "grade": parse_grade, "demos": parse_demos,
+    parsers = {"compile": parse_build, "ctest": parse_ctest, "grade": parse_grade, "demos": parse_demos,
                "sanitizer": parse_sanitizer, "ncu": parse_ncu, "modelcheck": parse_modelcheck, "train": parse_train}
     for name, parse in parsers.items():
         d = os.path.join(work, name)

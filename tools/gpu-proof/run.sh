@@ -69,9 +69,9 @@ tools4="memcheck racecheck synccheck initcheck"
 
 # Caps and reserves, in seconds. A step's limit is its cap, or less: what is
 # left of the budget after the reserves of the steps still to come.
-declare -A cap=([build]=270 [ctest]=150 [grade]=120 [demos]=90 [sanitizer]=120
+declare -A cap=([compile]=270 [ctest]=150 [grade]=120 [demos]=90 [sanitizer]=120
     [ncu]=90 [modelcheck]=120 [train]=60 [selftest]=${GPU_PROOF_SELFTEST_LIMIT:-2})
-declare -A reserve=([build]=0 [ctest]=60 [grade]=35 [demos]=30 [sanitizer]=40
+declare -A reserve=([compile]=0 [ctest]=60 [grade]=35 [demos]=30 [sanitizer]=40
     [ncu]=25 [modelcheck]=30 [train]=20 [selftest]=0)
 
 # The CUDA tools are often outside PATH.
@@ -151,7 +151,7 @@ missing_programs() {
     done
 }
 
-step_build() {
+step_compile() {
     local d=$1 jobs gen=() keep=() extra=() known
     jobs=$(nproc)
     read -ra extra <<<"${GPU_PROOF_CMAKE_ARGS:-}"
@@ -505,7 +505,7 @@ rm -rf "$work"
 mkdir -p "$work" || exit 2
 start=$(date +%s)
 deadline=$((start + ${GPU_PROOF_BUDGET:-465}))
-read -ra steps <<<"${GPU_PROOF_STEPS:-build ctest grade demos sanitizer ncu modelcheck train}"
+read -ra steps <<<"${GPU_PROOF_STEPS:-compile ctest grade demos sanitizer ncu modelcheck train}"
 for s in "${steps[@]}"; do
     [ -n "${cap[$s]:-}" ] || { echo "gpu-proof: no step '$s' (GPU_PROOF_STEPS)" >&2; exit 2; }
 done

@@ -303,8 +303,8 @@ static void test_synthetic_balanced(void)
 }
 
 /* Classes are distinct: a nearest-class-mean classifier on raw pixels, fitted
- * on one seed's images, labels another seed's images far better than chance
- * (10%), and every class well above chance. (It gets about 48%: shapes move
+ * on the images drawn with one random seed, labels those drawn with another
+ * far better than chance (10%), and every class well above chance. (It gets about 48%: shapes move
  * from image to image, which a class mean blurs and a CNN does not.) */
 static void test_synthetic_classes_distinct(void)
 {
