@@ -37,6 +37,7 @@ function(run_fails what expect)
   if(NOT err MATCHES "${expect}")
     message(FATAL_ERROR "${what}: expected an error matching '${expect}', got:\n${err}")
   endif()
+  set(err "${err}" PARENT_SCOPE)
 endfunction()
 
 set(want "nvcc-driver y\\[999\\]=2997 sum=10 twice=42 dot=14")
@@ -91,6 +92,14 @@ run_fails("a missing file" "gpulab-nvcc: nope.cu: no such file" "${NVCC}" nope.c
 run_fails("PTX output" "-ptx is not supported" "${NVCC}" -ptx util.cu)
 # 6. Compiler errors point at the student's file and line.
 run_fails("a compile error" "broken.cu:5" "${NVCC}" -c broken.cu -o "${WORKDIR}/broken.o")
+# More than 512 KiB of local memory a thread: ptxas's error, and no object left.
+run_fails("a kernel with too much local data"
+          "Entry function 'lab::too_big' uses too much local data \\(0x[0-9a-f]+ bytes, 0x80000 max\\).*local_too_big.cu\\(5\\): error: kernel lab::too_big needs"
+          "${NVCC}" -O2 -c local_too_big.cu -o "${WORKDIR}/local_too_big.o")
+expect_no_match("a kernel with too much local data" "${err}" "fits|host_side")
+if(EXISTS "${WORKDIR}/local_too_big.o" OR EXISTS "${WORKDIR}/local_too_big.su")
+  message(FATAL_ERROR "a kernel with too much local data: the object or the stack-usage file was left")
+endif()
 
 # 6. nvcc's flags as course Makefiles, cuda-samples and CMake pass them.
 set(w "${WORKDIR}")
