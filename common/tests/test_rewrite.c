@@ -162,6 +162,28 @@ static void test_static_shared(void)
                   "GPULAB_SIM_STATIC_SHARED(gpulab_sim_shared_t, t, 3);\n}");
 }
 
+/* A `__constant__` variable at file or namespace scope is registered on the
+ * line of its ';', initializers and all; what it cannot read stays as it is. */
+static void test_constant_registered(void)
+{
+    CHECK_REWRITE("__constant__ float c[16];\nint x;\n",
+                  "__constant__ float c[16]; GPULAB_SIM_CONSTANT(c);\nint x;\n");
+    CHECK_REWRITE("static __constant__ int a[3] = {1, 2, 3}, b = f(1, 2),\n  *p;",
+                  "static __constant__ int a[3] = {1, 2, 3}, b = f(1, 2),\n  *p; "
+                  "GPULAB_SIM_CONSTANT(a); GPULAB_SIM_CONSTANT(b); GPULAB_SIM_CONSTANT(p);");
+    CHECK_REWRITE("namespace n {\n__constant__ float4 v = make_float4(1, 2, 3, 4);\n}",
+                  "namespace n {\n__constant__ float4 v = make_float4(1, 2, 3, 4); "
+                  "GPULAB_SIM_CONSTANT(v);\n}");
+    CHECK_REWRITE("extern \"C\" {\n__constant__ Pair<int, 2> q;\n}",
+                  "extern \"C\" {\n__constant__ Pair<int, 2> q; GPULAB_SIM_CONSTANT(q);\n}");
+    /* extern, templates, function and class scope, directives, brace-only
+     * initializers, a function declared __constant__ by mistake. */
+    CHECK_UNTOUCHED("extern __constant__ float c[];\ntemplate <class T> __constant__ T t[4];\n");
+    CHECK_UNTOUCHED("void f() { __constant__ int x; }\nstruct S { __constant__ int y; };\n");
+    CHECK_UNTOUCHED("#define C __constant__ float c[4];\n__constant__ P p{1, 2};\n");
+    CHECK_UNTOUCHED("__constant__ int g(int);\n");
+}
+
 static void test_other_shared_and_extern_untouched(void)
 {
     /* File, namespace and class scope; directives; what is no plain declaration. */
@@ -474,6 +496,7 @@ int main(void)
     LAB_TEST_RUN(test_args_literal_multiline);
     LAB_TEST_RUN(test_extern_shared);
     LAB_TEST_RUN(test_static_shared);
+    LAB_TEST_RUN(test_constant_registered);
     LAB_TEST_RUN(test_other_shared_and_extern_untouched);
     LAB_TEST_RUN(test_launch_after_extern_shared);
     LAB_TEST_RUN(test_multiline_nested_parentheses);

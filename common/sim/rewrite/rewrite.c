@@ -290,6 +290,7 @@ static void rewrite_launches(rewriter *rw)
         launch l = { .open = i };
         i = gpulab_rw_extern_shared(rw, i);
         i = gpulab_rw_static_shared(rw, i);
+        i = gpulab_rw_constant(rw, i);
         if (rw->t[i].kind != RW_LAUNCH || parse_launch(rw, &l) != 0)
             continue;
         emit_launch(rw, &l);

@@ -66,4 +66,8 @@ size_t gpulab_rw_extern_shared(rewriter *rw, size_t i);
  * as it is. */
 size_t gpulab_rw_static_shared(rewriter *rw, size_t i);
 
+/* Registers the `__constant__` variables declared at token i (see shared.c);
+ * returns the index of the declaration's ';', or i when it is left alone. */
+size_t gpulab_rw_constant(rewriter *rw, size_t i);
+
 #endif /* GPULAB_RW_REWRITER_H */

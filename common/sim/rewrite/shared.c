@@ -2,7 +2,8 @@
  * shared.c — the launch rewriter's `__shared__` declarations: `extern
  * __shared__` arrays bound to the simulator's dynamic shared memory, and
  * static `__shared__` declarations in function bodies turned into places in
- * its shared-memory window. See rewrite.h.
+ * its shared-memory window; and `__constant__` variables, registered so that
+ * the check mode knows them. See rewrite.h.
  */
 #include "rewriter.h"
 
@@ -169,10 +170,11 @@ static int is_attribute_word(const rewriter *rw, size_t i)
 /* Words that cannot be the name a declaration declares. */
 static int is_type_word(const rewriter *rw, size_t i)
 {
-    static const char *const words[] = { "int",   "float",    "double",   "char",   "long",
-                                         "short", "unsigned", "signed",   "bool",   "void",
-                                         "auto",  "const",    "volatile", "struct", "union",
-                                         "class", "enum",     "typename", "static", "__shared__" };
+    static const char *const words[] = {
+        "int",    "float", "double", "char",     "long",   "short",      "unsigned",
+        "signed", "bool",  "void",   "auto",     "const",  "volatile",   "struct",
+        "union",  "class", "enum",   "typename", "static", "__shared__", "__constant__"
+    };
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
         if (is_ident(rw, i, words[k]))
             return 1;
@@ -237,11 +239,21 @@ static int shared_decl_name(const rewriter *rw, shared_decl *d, size_t name, siz
 /* Parses the declaration around the `__shared__` at token i. Returns 0 and
  * fills *d when it is a plain static `__shared__` declaration in a function
  * body, without initializer; -1 to leave it as it is. */
+static int parse_decl(const rewriter *rw, size_t i, shared_decl *d, const char *space);
+
 static int parse_shared_decl(const rewriter *rw, size_t i, shared_decl *d)
 {
     memset(d, 0, sizeof(*d));
     if ((rw->t[i].flags & RW_IN_DIRECTIVE) || !in_function_body(rw, i))
         return -1;
+    return parse_decl(rw, i, d, "__shared__");
+}
+
+/* Parses the declaration around the memory-space word at token i
+ * (`__shared__`, or `__constant__`, which may have initializers). */
+static int parse_decl(const rewriter *rw, size_t i, shared_decl *d, const char *space)
+{
+    int constant = strcmp(space, "__constant__") == 0;
     d->first = shared_decl_start(rw, i);
     if (d->first == NONE)
         return -1;
@@ -274,8 +286,7 @@ static int parse_shared_decl(const rewriter *rw, size_t i, shared_decl *d)
             if (is_ident(rw, j, "extern") || is_ident(rw, j, "alignas") ||
                 is_ident(rw, j, "typedef"))
                 return -1;
-            if (is_ident(rw, j, "static") || is_ident(rw, j, "__shared__") ||
-                is_attribute_word(rw, j))
+            if (is_ident(rw, j, "static") || is_ident(rw, j, space) || is_attribute_word(rw, j))
                 continue;
             words++;
             last = j;
@@ -311,7 +322,24 @@ static int parse_shared_decl(const rewriter *rw, size_t i, shared_decl *d)
         case RW_NUMBER:
         case RW_OTHER:
             break;
-        default: /* = (an initializer), ), a launch, ... */
+        case RW_ASSIGN: /* an initializer: to the next , or ; outside brackets */
+            if (!constant || angle != 0)
+                return -1;
+            if (name == NONE && last_was_word)
+                name = last;
+            while (j + 1 < rw->n && rw->t[j + 1].kind != RW_COMMA && rw->t[j + 1].kind != RW_SEMI) {
+                j++;
+                if (rw->t[j].flags & RW_IN_DIRECTIVE)
+                    return -1;
+                if (is_opener(rw->t[j].kind)) {
+                    if (rw->close[j] == NONE32)
+                        return -1;
+                    j = rw->close[j];
+                }
+            }
+            last_was_word = 0;
+            continue;
+        default: /* ), a launch, ... */
             return -1;
         }
         last_was_word = 0;
@@ -367,6 +395,53 @@ size_t gpulab_rw_static_shared(rewriter *rw, size_t i)
         gpulab_rw_puts(&rw->out, ", ");
         gpulab_rw_put(&rw->out, rw->src + t->start, t->len);
         gpulab_rw_printf(&rw->out, ", %u);", (unsigned)t->line);
+    }
+    return d.semi;
+}
+
+/* 1 when token i is at file or namespace scope (or in an `extern "C"` block). */
+static int at_namespace_scope(const rewriter *rw, size_t i)
+{
+    long depth = 0;
+    size_t j = i;
+    while ((j = prev_code(rw, j)) != NONE) {
+        if (rw->t[j].kind == RW_RBRACE)
+            depth++;
+        else if (rw->t[j].kind == RW_LBRACE && depth-- == 0)
+            break;
+    }
+    if (j == NONE)
+        return 1;
+    size_t p = prev_code(rw, j);
+    if (p == NONE)
+        return 0;
+    if (rw->t[p].kind == RW_STRING || is_ident(rw, p, "namespace"))
+        return 1; /* extern "C" {, namespace { */
+    size_t q = rw->t[p].kind == RW_IDENT ? prev_code(rw, p) : NONE;
+    return q != NONE && is_ident(rw, q, "namespace");
+}
+
+/* A `__constant__` variable at file or namespace scope,
+ *     [static] __constant__ T a[N] = {...}, b;
+ * is followed, on the line of its ';', by `GPULAB_SIM_CONSTANT(a);` per name,
+ * which tells the simulator where it lies (the check mode reports a kernel
+ * that writes it). Declarations it cannot read (extern ones, templates, a
+ * brace initializer without `=`) are left as they are. Returns the index of
+ * the ';', or i. */
+size_t gpulab_rw_constant(rewriter *rw, size_t i)
+{
+    shared_decl d;
+    memset(&d, 0, sizeof(d));
+    if (!is_ident(rw, i, "__constant__") || (rw->t[i].flags & RW_IN_DIRECTIVE) ||
+        !at_namespace_scope(rw, i) || parse_decl(rw, i, &d, "__constant__") != 0 ||
+        rw->t[d.first].start < rw->copied)
+        return i;
+    copy_to(rw, rw->t[d.semi].start + 1);
+    for (size_t k = 0; k < d.count; k++) {
+        const gpulab_rw_token *t = &rw->t[d.names[k]];
+        gpulab_rw_puts(&rw->out, " GPULAB_SIM_CONSTANT(");
+        gpulab_rw_put(&rw->out, rw->src + t->start, t->len);
+        gpulab_rw_puts(&rw->out, ");");
     }
     return d.semi;
 }

@@ -36,6 +36,9 @@ extern std::atomic<long> error_count;
 extern std::mutex out_mutex;
 // The program's image (its __device__ and __constant__ variables).
 extern uintptr_t image_lo, image_hi, load_bias;
+// The name of the __constant__ variable that holds address a, or null
+// (gpulab_sim_register_constant, memcheck.cpp).
+const char *constant_at(uintptr_t a);
 
 // ---------------------------------------------------------------------------
 // Device memory's allocation records and granule map (memcheck.cpp).

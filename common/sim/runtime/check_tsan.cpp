@@ -56,9 +56,20 @@ inline void check_access(const void *p, size_t size, bool write, uintptr_t pc, b
     }
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
     if ((a >= sp && a < sp + (1u << 20)) || (a >= c->stack_lo && a < c->stack_hi))
-        return; // local memory: this thread's stack
-    if (a >= image_lo && a < image_hi)
-        return; // __device__ and __constant__ variables
+        return;                          // local memory: this thread's stack
+    if (a >= image_lo && a < image_hi) { // __device__ and __constant__ variables
+        const char *name;
+        if (write && (tools & CHECK_MEM) && (name = constant_at(a)) != nullptr) {
+            char why[256];
+            snprintf(why, sizeof(why),
+                     "is in the __constant__ variable %s: kernels only read constant memory "
+                     "(a write through a pointer is undefined on a GPU); the host sets it with "
+                     "cudaMemcpyToSymbol",
+                     name);
+            invalid(GLOBAL, write, size, a, pc, why);
+        }
+        return;
+    }
     if (is_pinned_host(p) || is_symbol(p))
         return; // mapped host memory
     if (!(tools & CHECK_MEM))

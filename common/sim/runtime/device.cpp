@@ -3,6 +3,8 @@
 #include "internal.hpp"
 #include "model.hpp"
 
+#include <atomic>
+
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -35,6 +37,7 @@ std::mutex peer_mutex;
 bool peer_access[max_devices][max_devices];
 unsigned int device_flags[max_devices];
 size_t limits[3] = { 1024, 1 << 20, 8 << 20 }; // stack, printf FIFO, malloc heap
+std::atomic<bool> limit_in_use[3];             // fixed by a kernel that used it
 
 int worker_count()
 {
@@ -122,6 +125,12 @@ void fill_properties(cudaDeviceProp *p, int d)
 }
 
 } // namespace
+
+size_t device_limit(cudaLimit which)
+{
+    limit_in_use[which].store(true, std::memory_order_relaxed);
+    return limits[which];
+}
 
 int device_count()
 {
@@ -408,6 +417,15 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
     if ((int)limit < 0 || (int)limit > 2)
         return record(cudaErrorUnsupportedLimit);
+    if (limit != cudaLimitStackSize && limit_in_use[limit].load()) {
+        report("cudaDeviceSetLimit(%s): too late, a kernel has used the %s already; set it "
+               "before the first launch that calls %s",
+               limit == cudaLimitPrintfFifoSize ? "cudaLimitPrintfFifoSize"
+                                                : "cudaLimitMallocHeapSize",
+               limit == cudaLimitPrintfFifoSize ? "printf buffer" : "malloc heap",
+               limit == cudaLimitPrintfFifoSize ? "printf" : "malloc");
+        return record(cudaErrorInvalidValue);
+    }
     limits[limit] = value;
     return cudaSuccess;
 }

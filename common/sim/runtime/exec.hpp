@@ -37,6 +37,7 @@ struct job {
     std::vector<bool> is_pointer;
     bool sync = true;         // run threads as fibers
     bool cooperative = false; // cudaLaunchCooperativeKernel: grid.sync() may be used
+    int device = 0;           // the simulated device it runs on
     uint64_t total_blocks = 0;
     uint64_t chunk = 1; // blocks a worker claims at a time (see run_kernel)
     // Claimed by every worker: on a cache line of its own.

@@ -365,11 +365,13 @@ void report_fault(job *j)
                      "of local memory per thread)");
         why = stack_why;
     } else if (w.fault_addr < 65536) {
-        why = "a null pointer (or an offset from one): was the pointer ever set by cudaMalloc?";
+        why = w.fault_addr
+                  ? "a null pointer plus an offset: was the pointer ever set by cudaMalloc?"
+                  : "a null pointer: was the pointer ever set by cudaMalloc?";
     }
-    report("%s: thread %s of block %s accessed %p, %s. The kernel stops with "
+    report("%s: thread %s of block %s accessed 0x%lx, %s. The kernel stops with "
            "cudaErrorIllegalAddress, which is sticky until cudaDeviceReset",
-           where_line(j, where, sizeof(where)), t, b, (void *)w.fault_addr, why);
+           where_line(j, where, sizeof(where)), t, b, (unsigned long)w.fault_addr, why);
 }
 
 void kernel_trap(cudaError_t why, const char *message)

@@ -47,6 +47,9 @@ bool peer_enabled(int from, int to); // may device `from` access memory of `to`?
 // Common entry of API calls that work on the current device: returns the
 // sticky error (recorded) or cudaSuccess; *d receives the current device.
 cudaError_t enter(int *d, const char *api = __builtin_FUNCTION());
+// A limit of cudaDeviceSetLimit (cudaLimitPrintfFifoSize, cudaLimitMallocHeapSize),
+// for a kernel that uses it: from then on it can no longer be set.
+size_t device_limit(cudaLimit which);
 
 // ---------------------------------------------------------------------------
 // Memory (memory.cpp)
@@ -74,6 +77,15 @@ bool range_in_allocation(const void *p, size_t bytes, allocation *out);
 bool is_pinned_host(const void *p);
 // Whether p is a __device__/__constant__ variable handed out by cudaGetSymbolAddress.
 bool is_symbol(const void *p);
+// What malloc in a kernel allocates (an allocation's api).
+extern const char heap_api[];
+// A block of device d's heap (malloc in a kernel): `size` bytes of its device
+// memory, while the heap's `limit` bytes allow; null when they do not.
+void *heap_alloc(int d, size_t size, size_t limit);
+// Frees a heap block (free in a kernel); false when p is not one.
+bool heap_free(void *p);
+// Shows the kernels' printf output of device d kept so far (heap.cpp).
+void device_printf_flush(int d);
 // Frees every allocation of device d (cudaDeviceReset).
 void free_all(int d);
 // Bytes allocated on device d, and the size of its arena.

@@ -236,7 +236,12 @@ cudaError_t submit(const launch_request &r, bool cooperative)
         enqueue(r.stream, r.kernel_name, [j]() { return cudaErrorIllegalAddress; });
         return cudaSuccess;
     }
-    enqueue(r.stream, r.kernel_name, [j]() { return run_kernel(j); });
+    j->device = d;
+    enqueue(r.stream, r.kernel_name, [j]() {
+        cudaError_t e = run_kernel(j);
+        device_printf_flush(j->device);
+        return e;
+    });
     return cudaSuccess;
 }
 

@@ -30,6 +30,29 @@ uintptr_t arenas_lo = ~(uintptr_t)0, arenas_hi = 0; // span of every device's me
 int shadow_count = 0;
 
 // ---------------------------------------------------------------------------
+// __constant__ variables, as the launch rewriter registers them
+
+struct constant_var {
+    uintptr_t lo, hi;
+    const char *name;
+};
+// Filled by static initializers of the program's files, which may run before
+// this file's: plain arrays, zero before any code runs.
+constexpr int max_constants = 4096;
+constant_var constants[max_constants];
+std::atomic<int> constant_count{ 0 };
+std::mutex constants_mutex;
+
+const char *constant_at(uintptr_t a)
+{
+    int n = constant_count.load(std::memory_order_acquire);
+    for (int i = 0; i < n; i++)
+        if (a >= constants[i].lo && a < constants[i].hi)
+            return constants[i].name;
+    return nullptr;
+}
+
+// ---------------------------------------------------------------------------
 // Invalid accesses
 
 [[noreturn]] void invalid(space sp, bool write, size_t size, uintptr_t a, uintptr_t pc,
@@ -120,8 +143,8 @@ void leak_check(int status)
     size_t bytes = 0, count = 0, kept_bytes[17] = {}, kept[17] = {};
     for (uint32_t i = 1; i < alloc_count.load(); i++) {
         const alloc_rec &r = alloc_table[i];
-        if (!r.size || r.freed)
-            continue;
+        if (!r.size || r.freed || r.api == heap_api)
+            continue; // a kernel's malloc: the heap goes with the context
         if (status != 0 || sticky(r.device) != cudaSuccess) {
             int d = status != 0 || r.device < 0 || r.device >= 16 ? 16 : r.device;
             kept_bytes[d] += r.size;
@@ -214,3 +237,15 @@ void check_arena(int device, uintptr_t base, size_t size)
 }
 
 } // namespace gpulab_sim
+
+extern "C" int gpulab_sim_register_constant(const void *p, size_t size, const char *name)
+{
+    using namespace gpulab_sim::checks;
+    std::lock_guard<std::mutex> lock(constants_mutex);
+    int n = constant_count.load(std::memory_order_relaxed);
+    if (n < max_constants) {
+        constants[n] = constant_var{ (uintptr_t)p, (uintptr_t)p + size, name };
+        constant_count.store(n + 1, std::memory_order_release);
+    }
+    return 0;
+}

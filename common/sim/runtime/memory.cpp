@@ -167,19 +167,11 @@ alloc_site take_site()
     return s;
 }
 
-cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api,
-                         const alloc_site &site)
+size_t heap_used[max_devices]; // bytes of each device's heap in use (malloc in a kernel)
+
+// Places `size` bytes (more than 0) on device d; 0 when they do not fit.
+uintptr_t place(int d, size_t size, bool managed, const char *api, const alloc_site &site)
 {
-    int d;
-    cudaError_t e = enter(&d, api);
-    if (e != cudaSuccess)
-        return e;
-    if (!out)
-        return record(cudaErrorInvalidValue, api);
-    if (size == 0) {
-        *out = nullptr;
-        return cudaSuccess;
-    }
     size_t need = round_up(size, alignment) + redzone;
     std::lock_guard<std::mutex> lock(mem_mutex);
     arena *a = arena_for(d);
@@ -187,7 +179,7 @@ cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api,
                       ? take_block(managed ? a->free_managed : a->free_blocks, need)
                       : 0;
     if (!p)
-        return record(cudaErrorMemoryAllocation, api);
+        return 0;
     a->used += need;
     allocation al;
     al.base = p;
@@ -207,6 +199,25 @@ cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api,
         memset((void *)p, poison, size);
     }
     check_alloc(p, size, d, managed, api, site);
+    return p;
+}
+
+cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api,
+                         const alloc_site &site)
+{
+    int d;
+    cudaError_t e = enter(&d, api);
+    if (e != cudaSuccess)
+        return e;
+    if (!out)
+        return record(cudaErrorInvalidValue, api);
+    if (size == 0) {
+        *out = nullptr;
+        return cudaSuccess;
+    }
+    uintptr_t p = place(d, size, managed, api, site);
+    if (!p)
+        return record(cudaErrorMemoryAllocation, api);
     *out = (void *)p;
     return cudaSuccess;
 }
@@ -342,9 +353,42 @@ bool is_symbol(const void *p)
     return u < it->first + it->second;
 }
 
+const char heap_api[] = "malloc in a kernel";
+
+// A device's heap holds its blocks at malloc's 16-byte alignment; each is also
+// an allocation of its own in device memory, so memcheck checks its bounds.
+void *heap_alloc(int d, size_t size, size_t limit)
+{
+    size_t n = round_up(size ? size : 1, 16);
+    {
+        std::lock_guard<std::mutex> lock(mem_mutex);
+        if (heap_used[d] + n > limit)
+            return nullptr;
+        heap_used[d] += n;
+    }
+    uintptr_t p = place(d, size ? size : 1, false, heap_api, alloc_site{});
+    if (!p) {
+        std::lock_guard<std::mutex> lock(mem_mutex);
+        heap_used[d] -= n;
+    }
+    return (void *)p;
+}
+
+bool heap_free(void *p)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    auto it = live.find((uintptr_t)p);
+    if (it == live.end() || it->second.api != heap_api)
+        return false;
+    heap_used[it->second.device] -= round_up(it->second.size, 16);
+    release(it->second);
+    return true;
+}
+
 void free_all(int d)
 {
     std::lock_guard<std::mutex> lock(mem_mutex);
+    heap_used[d] = 0;
     for (auto it = live.begin(); it != live.end();) {
         allocation al = it->second;
         ++it;
@@ -419,6 +463,12 @@ cudaError_t cudaFree(void *p)
                    (void *)inside->base);
         else
             report("cudaFree(%p): not a pointer cudaMalloc returned, or freed already", p);
+        return record(cudaErrorInvalidValue);
+    }
+    if (it->second.api == heap_api) {
+        report("cudaFree(%p): memory from malloc in a kernel is freed by free in a kernel, not "
+               "by cudaFree",
+               p);
         return record(cudaErrorInvalidValue);
     }
     release(it->second);

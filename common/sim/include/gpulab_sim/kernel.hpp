@@ -502,6 +502,14 @@ void *static_shared(shared_site *site);
                                                                 sizeof(T), alignof(T), 0 };        \
     T &NAME = *static_cast<T *>(::gpulab_sim::static_shared(&gpulab_sim_site_##NAME))
 
+// A `__constant__` variable at file or namespace scope is followed by
+// `GPULAB_SIM_CONSTANT(name);` (the launch rewriter adds it): the check mode
+// then reports a kernel that writes it.
+extern "C" int gpulab_sim_register_constant(const void *p, size_t size, const char *name);
+#define GPULAB_SIM_CONSTANT(NAME)                                                                  \
+    static const int gpulab_sim_constant_##NAME __attribute__((unused)) =                          \
+        gpulab_sim_register_constant((const void *)&(NAME), sizeof(NAME), #NAME)
+
 // `extern __shared__ T s[];` becomes `extern __thread T s[] GPULAB_SIM_DYNAMIC_SHARED;`:
 // every such array is the same per-worker buffer, as every one is the same
 // dynamic shared memory on a GPU.
@@ -579,33 +587,7 @@ static inline int gpulab_sim_width_or_32(int width = 32)
 #define __threadfence_system() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define __trap() ::gpulab_sim::kernel_trap(cudaErrorLaunchFailure, "__trap() called")
 
-// clock() in a kernel counts cycles of the simulated SM clock, as on a GPU
-// (host code keeps the C library's clock()). <time.h> is included first so
-// its own declaration is not renamed.
-#include <ctime>
-#include <time.h>
-extern "C" clock_t gpulab_sim_clock(void);
-namespace std
-{
-using ::gpulab_sim_clock;
-}
-#define clock() gpulab_sim_clock()
-
-static inline long long clock64(void)
-{
-    unsigned int lo, hi;
-#if defined(__x86_64__)
-    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-    return ((long long)hi << 32) | lo;
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    (void)lo;
-    (void)hi;
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-#endif
-}
-
+#include "gpulab_sim/device_libc.hpp"
 #include "gpulab_sim/device_functions.hpp"
 
 #endif // GPULAB_SIM_KERNEL_HPP
