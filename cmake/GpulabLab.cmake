@@ -60,7 +60,7 @@
 # events then read the model's clock. GPULAB_SIM_MODEL in the environment
 # overrides it (a name, or off); off here means simulator CPU time unless asked.
 set(GPULAB_LAB_SIM_MODEL "t4" CACHE STRING
-    "GPU the labs' sim programs model by default (t4, gtx1650, rtx3060, rtx4090, a100, h100, h200, off)")
+    "GPU the labs' sim programs model by default (a profile of docs/model.md: t4, l4, a100-40gb, h100-sxm, ...; or off)")
 set(GPULAB_LAB_SIM_MODEL_SOURCE "${CMAKE_BINARY_DIR}/gpulab/lab_sim_model.c")
 file(CONFIGURE OUTPUT "${GPULAB_LAB_SIM_MODEL_SOURCE}"
      CONTENT "/* Generated from GPULAB_LAB_SIM_MODEL: the GPU this lab program models on the sim backend\n * unless GPULAB_SIM_MODEL says otherwise. */\nconst char gpulab_sim_default_model[] = \"@GPULAB_LAB_SIM_MODEL@\";\n"

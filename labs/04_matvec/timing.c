@@ -208,8 +208,9 @@ void lab04_time_all(const lab04_problem *demo, cublasHandle_t h, const int ok_ve
                "modeled slower than it would be: the ranking holds, the gap is\n  overstated. "
                "\"sim CPU time\" is this machine's CPU time for the same calls (the simulator's\n"
                "  instrumented build, which the model needs). Another GPU: GPULAB_SIM_MODEL=a100 "
-               "(gtx1650, t4,\n  rtx3060, rtx4090, a100, h100, h200); no model: "
-               "GPULAB_SIM_MODEL=off.\n",
+               "(t4, l4, v100,\n  rtx3060, rtx4090, a100, h100-sxm, h100-pcie, h200, ...: "
+               "docs/model.md); "
+               "no model: GPULAB_SIM_MODEL=off.\n",
                lab_cuda_timer_clock_name());
     } else if (lab_backend_is_sim()) {
         printf("  Simulator figures: times are CPU time on this machine, not GPU time. For "

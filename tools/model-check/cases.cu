@@ -379,7 +379,10 @@ void published_cases(const mc_options *opt)
 {
     const char *key = opt->gpu ? opt->gpu : "";
     const size_t bw_test = 32000000, nvbw = (size_t)512 << 20, p2p = (size_t)160000000;
-    int t4 = !strcmp(key, "t4"), a100 = !strcmp(key, "a100"), h100 = !strcmp(key, "h100");
+    int p = profile_index(key);
+    const char *canon = p >= 0 ? profiles[p].key : "";
+    int t4 = !strcmp(canon, "t4"), a100 = !strcmp(canon, "a100-40gb"),
+        h100 = !strcmp(canon, "h100-sxm");
     size_t most = t4 ? bw_test : a100 ? nvbw : h100 ? nvbw : 0;
     char what[MC_WHAT];
     time_case(opt, key, "empty kernel <<<1, 1>>>", run_empty, NULL);

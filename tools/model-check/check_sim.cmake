@@ -1,7 +1,7 @@
 # cmake -DPROG=<model-check-sim> -DOUT=<file.md> -P check_sim.cmake
 # Runs the sim build on every profile at the quick sizes and fails unless:
 # it exits 0; every case below has a row with a positive modeled time for
-# each of the 7 profiles, on stdout and in the Markdown table; and every
+# each of the profiles, on stdout and in the Markdown table; and every
 # ranking of the lessons is printed as holding on every profile.
 file(REMOVE "${OUT}")
 execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=GPULAB_SIM_MODEL --unset=GPULAB_SIM_CHECK
@@ -37,18 +37,21 @@ set(cases
   "lab05 cublasSgemm conv1, M = 6, N = 12544, K = 75"
   "lab05 cublasSgemm fc1, M = 16, N = 120, K = 64")
 # A modeled time: positive, so not 0.00 (nor negative, nor nan).
-set(t " +0*[1-9][0-9]*\\.[0-9][0-9]| +0\\.0[1-9]| +0\\.[1-9][0-9]")
+set(profiles gtx1650 gtx1650-gddr6 gtx1650-super t4 l4 v100 v100-pcie rtx3060 rtx4090 a100-40gb a100-80gb a100-40gb-pcie a100-80gb-pcie h100-sxm h100-pcie h200)
+list(LENGTH profiles nprof)
 set(n 0)
 foreach(c IN LISTS cases)
   string(REGEX REPLACE "^(lab0[0-9]) (.*)$" "\\1" lab "${c}")
   string(REGEX REPLACE "^(lab0[0-9]) (.*)$" "\\2" what "${c}")
   string(REGEX REPLACE "([.+*()^$?|\\[\\]])" "\\\\\\1" what_re "${what}")
+  # One time per profile (CMake regexes allow 9 groups: no group per cell);
+  # none of them 0.00.
   set(row "${lab} +${what_re}")
-  foreach(i RANGE 1 7)
-    string(APPEND row "(${t})")
+  foreach(i RANGE 1 ${nprof})
+    string(APPEND row " +[0-9]+\\.[0-9][0-9]")
   endforeach()
-  if(NOT out MATCHES "\n${row}\n")
-    message(FATAL_ERROR "no row with 7 positive modeled times for: ${c}")
+  if(NOT out MATCHES "\n${row}\n" OR CMAKE_MATCH_0 MATCHES " 0\\.00[ \n]")
+    message(FATAL_ERROR "no row with ${nprof} positive modeled times for: ${c}")
   endif()
   string(REGEX MATCHALL "\\| ${lab} \\| ${what_re} \\|[^\n]*" mdline "${md}")
   if(NOT mdline)
@@ -56,13 +59,13 @@ foreach(c IN LISTS cases)
   endif()
   string(REGEX MATCHALL "\\| [0-9]+\\.[0-9][0-9]" cells "${mdline}")
   list(LENGTH cells ncells)
-  if(NOT ncells EQUAL 7 OR mdline MATCHES "\\| 0\\.00 \\|")
-    message(FATAL_ERROR "the Markdown row of ${c} needs 7 positive times: ${mdline}")
+  if(NOT ncells EQUAL nprof OR mdline MATCHES "\\| 0\\.00 \\|")
+    message(FATAL_ERROR "the Markdown row of ${c} needs ${nprof} positive times: ${mdline}")
   endif()
   math(EXPR n "${n} + 1")
 endforeach()
 
-# The lessons' rankings, each on each of the 7 profiles.
+# The lessons' rankings, each on each of the profiles.
 foreach(rank "lab02 +cudaMemcpy H2D pinned 1 MiB < cudaMemcpy H2D pageable 1 MiB"
              "lab02 +cudaMemcpy H2D pinned 8 MiB < cudaMemcpy H2D pageable 8 MiB"
              "lab02 +cudaMemcpy D2H pinned 1 MiB < cudaMemcpy D2H pageable 1 MiB"
@@ -70,7 +73,7 @@ foreach(rank "lab02 +cudaMemcpy H2D pinned 1 MiB < cudaMemcpy H2D pageable 1 MiB
              "lab02 +H2D pinned 4 MiB, one cudaMemcpy < H2D pinned 4 MiB, 1024 x 4 KiB pieces"
              "lab04 +matvec v2, N = 10000, M = 100 < matvec v1, N = 10000, M = 100"
              "lab04 +matvec v3, N = 10000, M = 100 < matvec v1, N = 10000, M = 100")
-  foreach(gpu gtx1650 t4 rtx3060 rtx4090 a100 h100 h200)
+  foreach(gpu IN LISTS profiles)
     if(NOT out MATCHES "${rank}: holds \\(modeled ${gpu}\\)")
       message(FATAL_ERROR "the ranking '${rank}' is not shown holding on ${gpu}")
     endif()
@@ -79,4 +82,4 @@ endforeach()
 if(out MATCHES "DOES NOT HOLD" OR NOT out MATCHES "Every ranking holds on every modeled GPU")
   message(FATAL_ERROR "a lesson's ranking does not hold on the model")
 endif()
-message(STATUS "model-check-sim: ${n} cases on 7 profiles, every ranking holds")
+message(STATUS "model-check-sim: ${n} cases on ${nprof} profiles, every ranking holds")

@@ -37,12 +37,27 @@
 /* The model's profiles (common/sim/runtime/model.cpp) and the boards they match. */
 const mc_profile profiles[] = {
     { "gtx1650", { "NVIDIA GeForce GTX 1650", NULL, NULL } },
+    { "gtx1650-gddr6", { NULL, NULL, NULL } }, /* the same name: chosen with --gpu */
+    { "gtx1650-super", { "NVIDIA GeForce GTX 1650 SUPER", NULL, NULL } },
     { "t4", { "Tesla T4", "NVIDIA T4", NULL } },
+    { "l4", { "NVIDIA L4", NULL, NULL } },
+    { "v100", { "Tesla V100-SXM2-16GB", "Tesla V100-SXM2-32GB", NULL } },
+    { "v100-pcie", { "Tesla V100-PCIE-16GB", "Tesla V100-PCIE-32GB", NULL } },
     { "rtx3060", { "NVIDIA GeForce RTX 3060", NULL, NULL } },
     { "rtx4090", { "NVIDIA GeForce RTX 4090", NULL, NULL } },
-    { "a100", { "NVIDIA A100-SXM4-40GB", NULL, NULL } },
-    { "h100", { "NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5", NULL } },
+    { "a100-40gb", { "NVIDIA A100-SXM4-40GB", NULL, NULL } },
+    { "a100-80gb", { "NVIDIA A100-SXM4-80GB", NULL, NULL } },
+    { "a100-40gb-pcie", { "NVIDIA A100-PCIE-40GB", NULL, NULL } },
+    { "a100-80gb-pcie", { "NVIDIA A100 80GB PCIe", NULL, NULL } },
+    { "h100-sxm", { "NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5", NULL } },
+    { "h100-pcie", { "NVIDIA H100 PCIe", NULL, NULL } },
     { "h200", { "NVIDIA H200", NULL, NULL } },
+};
+/* Earlier names of profiles, as the model accepts them too. */
+static const char *const aliases[][2] = {
+    { "a100", "a100-40gb" },
+    { "h100", "h100-sxm" },
+    { "v100-sxm2", "v100" },
 };
 const int mc_profile_count = (int)(sizeof(profiles) / sizeof(profiles[0]));
 
@@ -77,6 +92,9 @@ static void usage(FILE *f, const char *argv0)
 
 int profile_index(const char *key)
 {
+    for (size_t a = 0; a < sizeof(aliases) / sizeof(aliases[0]); a++)
+        if (strcmp(aliases[a][0], key) == 0)
+            key = aliases[a][1];
     for (int p = 0; p < MC_PROFILES; p++)
         if (strcmp(profiles[p].key, key) == 0)
             return p;

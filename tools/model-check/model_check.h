@@ -21,14 +21,14 @@
 #define MC_SIM 0
 #endif
 
-#define MC_MAX_CASES 64
-#define MC_MAX_PROFILES 8
+#define MC_MAX_CASES 160
+#define MC_MAX_PROFILES 16
 #define MC_WHAT 80
 
 /* The model's profiles (common/sim/runtime/model.cpp), and the names the CUDA
  * runtime gives the same boards (cudaDeviceProp.name). Only the exact board
- * of a profile matches: an A100 80GB, an H100 PCIe or an RTX 3060 Ti has
- * other clocks or bandwidth, and --gpu compares against a profile anyway. */
+ * of a profile matches: an RTX 3060 Ti or an A100X has other clocks or
+ * bandwidth, and --gpu compares against a profile anyway. */
 typedef struct mc_profile {
     const char *key;
     const char *names[3];

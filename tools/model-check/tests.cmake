@@ -13,7 +13,7 @@ if(TARGET model-check-sim)
   add_test(NAME model-check-sim-unknown-profile
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:model-check-sim>
                    "-DARGS=--quick;--gpu;tesla-p100" -DEXPECT_RC=2
-                   "-DEXPECT_REGEX=--gpu tesla-p100: no such profile; the profiles are gtx1650 t4 rtx3060 rtx4090 a100 h100 h200"
+                   "-DEXPECT_REGEX=--gpu tesla-p100: no such profile; the profiles are gtx1650 gtx1650-gddr6 gtx1650-super t4 l4 v100 v100-pcie rtx3060 rtx4090 a100-40gb a100-80gb a100-40gb-pcie a100-80gb-pcie h100-sxm h100-pcie h200"
                    -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
   add_test(NAME model-check-sim-unwritable-out
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:model-check-sim>
@@ -67,8 +67,8 @@ if(TARGET model-check-cuda)
   # Its arguments are checked before it looks for a GPU.
   add_test(NAME model-check-cuda-unknown-profile
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:model-check-cuda>
-                   "-DARGS=--gpu;v100" -DEXPECT_RC=2
-                   "-DEXPECT_REGEX=--gpu v100: no such profile; the profiles are gtx1650 t4"
+                   "-DARGS=--gpu;tesla-p100" -DEXPECT_RC=2
+                   "-DEXPECT_REGEX=--gpu tesla-p100: no such profile; the profiles are gtx1650 gtx1650-gddr6 gtx1650-super t4"
                    -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
   set_tests_properties(model-check-cuda-unknown-profile PROPERTIES
                        LABELS "model-check;cuda;model" TIMEOUT 60)

@@ -31,25 +31,35 @@ inline uint64_t sample_every(uint64_t total)
     return total > 2 * sampled_blocks ? total / sampled_blocks : 1;
 }
 
-// Whether the running block is one the counts include.
-inline bool block_counted()
+// Of the counted blocks, the model looks at the shared-memory banks of 1 in
+// bank_every (at least the first): a wavefront count is a map look-up and a
+// vector per access, which in every counted block made modeled runs a third
+// slower; the blocks of a kernel use the banks alike.
+constexpr uint64_t bank_every = 8;
+unsigned long long bank_accesses_total = 0, last_bank_accesses = 0;
+
+// Whether the running block is one the counts include; *banks: whether its
+// bank wavefronts are counted too.
+inline bool block_counted(bool *banks)
 {
-    if (stats_print)
+    if (stats_print) {
+        *banks = true;
         return true;
+    }
     uint64_t total = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
     uint64_t every = sample_every(total);
     kernel_every.store(every, std::memory_order_relaxed);
     uint64_t b = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
+    *banks = b % (every * bank_every) == 0;
     return b % every == 0;
 }
 
 void count_access(checker *c, bool global, bool write, uintptr_t a, size_t size, uintptr_t pc)
 {
-    if (!block_counted())
+    bool banks;
+    if (!block_counted(&banks))
         return;
-    if (!global && !stats_print) {
-        // The model counts shared accesses only; the bank wavefronts (one
-        // more map look-up and a vector per access) are for GPULAB_SIM_STATS.
+    if (!global && !banks) {
         (write ? c->counts.shared_stores : c->counts.shared_loads)++;
         return;
     }
@@ -57,6 +67,7 @@ void count_access(checker *c, bool global, bool write, uintptr_t a, size_t size,
     uint64_t k = c->executions[(uint64_t)pc << 10 | t]++;
     if (!global) {
         (write ? c->counts.shared_stores : c->counts.shared_loads)++;
+        c->bank_accesses++;
         std::vector<std::vector<uint32_t>> &by_k = c->shared_words[(uint64_t)pc << 10 | t / 32];
         if (by_k.size() <= k)
             by_k.resize(k + 1);
@@ -140,6 +151,8 @@ void check_leave_kernel()
         t.shared_wavefronts += m.shared_wavefronts;
         kernel_barriers += ck->barriers;
         ck->barriers = 0;
+        bank_accesses_total += ck->bank_accesses;
+        ck->bank_accesses = 0;
         m = gpulab_sim_kernel_stats{};
     }
 }
@@ -153,6 +166,8 @@ void check_kernel_done(const char *kernel, const char *file, int line, unsigned 
     t.threads = threads;
     last_kernel = t;
     last_barriers = kernel_barriers;
+    last_bank_accesses = bank_accesses_total;
+    bank_accesses_total = 0;
     last_every = kernel_every.exchange(1);
     have_last_kernel = true;
     kernel_totals = gpulab_sim_kernel_stats{};
@@ -214,6 +229,13 @@ bool check_last_counts(kernel_counts *out)
     out->global_accesses = (double)(t.global_loads + t.global_stores);
     out->shared_accesses = (double)(t.shared_loads + t.shared_stores);
     out->barriers = (double)last_barriers; // every block: barriers are cheap to count
+    // Shared requests and wavefronts: from the blocks whose banks were
+    // counted, in proportion to all the shared accesses counted.
+    if (last_bank_accesses > 0 && t.shared_requests > 0) {
+        double scale = out->shared_accesses / (double)last_bank_accesses;
+        out->shared_requests = (double)t.shared_requests * scale;
+        out->shared_wavefronts = (double)t.shared_wavefronts * scale;
+    }
     return true;
 }
 

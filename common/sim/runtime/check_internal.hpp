@@ -119,6 +119,9 @@ struct checker {
     // per (instruction, warp), the sectors of its k-th execution.
     gpulab_sim_kernel_stats counts{};
     unsigned long long barriers = 0; // barrier releases (for the performance model)
+    // Shared accesses of the blocks whose bank wavefronts are counted (the
+    // model counts them in a sub-sample of its sample, check_counts.cpp).
+    unsigned long long bank_accesses = 0;
     std::unordered_map<uint64_t, uint32_t> executions; // (pc, thread) -> times run
     std::unordered_map<uint64_t, std::vector<std::vector<uint64_t>>> requests[2]; // load, store
     // Shared memory: per (instruction, warp), the words of its k-th execution.

@@ -1,5 +1,5 @@
-// model.cpp — the performance model: GPU profiles from public specifications,
-// the formulas that turn the simulator's counts into the time the work would
+// model.cpp — the performance model: the formulas that turn the simulator's
+// counts into the time the work would
 // take on that GPU, the modeled clock of each stream, and the JSON report
 // (GPULAB_SIM_MODEL_REPORT). docs/model.md explains the formulas and how far
 // to trust them. Every time here is modeled: nothing was measured on a GPU.
@@ -25,82 +25,6 @@ namespace gpulab_sim
 namespace
 {
 
-// Sources, per column:
-// - SMs, boost clock, DRAM bandwidth, L2, PCIe: NVIDIA's product pages and
-//   datasheets (GeForce GTX 1650 specifications page; Tesla T4 datasheet,
-//   2019; GeForce RTX 3060 and RTX 4090 specifications pages; A100 Tensor
-//   Core GPU datasheet (40 GB SXM4) and the "NVIDIA A100 Tensor Core GPU
-//   Architecture" whitepaper, 2020; "NVIDIA H100 Tensor Core GPU
-//   Architecture" whitepaper, 2022 (H100 SXM5); H200 datasheet, 2024), and
-//   the Turing (2018), Ampere GA102 (2020) and Ada (2022) whitepapers for
-//   SM counts and L2 sizes of the consumer cards.
-// - FP32 lanes, max resident warps and blocks, registers and shared memory
-//   per SM: the CUDA C++ Programming Guide, "Compute Capabilities" table
-//   (7.5: Turing; 8.0: A100; 8.6: GA10x; 8.9: Ada; 9.0: Hopper).
-// - Launch latency: what events around an empty kernel read on a GPU; the
-//   CUDA Best Practices Guide gives kernel launch overhead as a few
-//   microseconds, and published microbenchmarks (e.g. Zhang et al.,
-//   "Understanding the GPU microarchitecture to achieve bare-metal
-//   performance tuning", PPoPP 2017, and the cuda-samples' simple launch
-//   timings) put it at 2 to 5 us for recent drivers. One value per
-//   generation: 5 us for Turing, 4 us for Ampere/Ada, 3 us for Hopper.
-// Re-checked against those sources and the spec pages named per row; no number
-// needed changing. Per row (SMs x FP32 lanes x 2 x boost clock gives the FP32
-// peak each datasheet quotes, a check on the clock):
-// - gtx1650: TU117, 14 SMs (896 CUDA cores), boost 1665 MHz, 4 GB GDDR5 at
-//   8 Gbps on 128 bits = 128 GB/s, L2 1 MB, PCIe 3.0 x16 (GeForce GTX 1650
-//   specifications; TechPowerUp GPU database). The later GDDR6 board (boost
-//   1590 MHz, 192 GB/s) is another board, not modeled.
-// - t4: TU104, 40 SMs (2560 CUDA cores), boost 1590 MHz, 16 GB GDDR6 at
-//   10 Gbps on 256 bits = 320 GB/s, L2 4 MB, PCIe 3.0 x16; 2560 x 2 x 1.59 GHz
-//   = 8.1 TFLOPS FP32, as the T4 datasheet says.
-// - rtx3060: GA106, 28 SMs (3584 CUDA cores), boost 1777 MHz, 12 GB GDDR6 at
-//   15 Gbps on 192 bits = 360 GB/s, L2 3 MB, PCIe 4.0 x16 (GeForce RTX 3060
-//   specifications; Ampere GA102 whitepaper for the GA10x SM).
-// - rtx4090: AD102, 128 of its 144 SMs (16384 CUDA cores), boost 2520 MHz,
-//   24 GB GDDR6X at 21 Gbps on 384 bits = 1008 GB/s, L2 72 of the full chip's
-//   96 MB, PCIe 4.0 x16 (GeForce RTX 4090 specifications; Ada whitepaper):
-//   82.6 TFLOPS FP32.
-// - a100: A100-SXM4-40GB, 108 SMs (6912 CUDA cores), boost 1410 MHz, HBM2
-//   1555 GB/s, L2 40 MB, PCIe 4.0 x16 (A100 datasheet and whitepaper): 19.5
-//   TFLOPS FP32.
-// - h100: H100 SXM5 80 GB, 132 SMs (16896 CUDA cores), HBM3 3.35 TB/s, L2
-//   50 MB, PCIe 5.0 x16 (H100 datasheet; Hopper whitepaper); the datasheet's
-//   67 TFLOPS FP32 = 16896 x 2 x 1.98 GHz.
-// - h200: H200 SXM 141 GB, the same GH100 (132 SMs, 50 MB L2, 67 TFLOPS FP32,
-//   so 1.98 GHz) with HBM3e at 4.8 TB/s, PCIe 5.0 x16 (H200 datasheet).
-// - Compute capability and memory bus width (the same datasheets and the
-//   CUDA C++ Programming Guide's table of GPUs): 7.5 with 128 bits (GTX
-//   1650) and 256 (T4); 8.6, 192 bits (RTX 3060); 8.9, 384 (RTX 4090); 8.0,
-//   5120 (A100's five HBM2 stacks); 9.0, 5120 (H100's five HBM3 stacks) and
-//   6144 (H200's six HBM3e stacks). The memory clock cudaDeviceProp reports
-//   follows from them: GB/s = 2 (double data rate) x clock x bus bits / 8.
-// - Per-SM limits by compute capability (CUDA C++ Programming Guide,
-//   "Technical Specifications per Compute Capability", and NVIDIA's tuning
-//   guide of each architecture): 7.5 (T4, GTX 1650) 32 warps, 16 blocks,
-//   64 KB shared; 8.0 (A100) 64 warps, 32 blocks, 164 KB; 8.6 (RTX 3060) 48
-//   warps, 16 blocks, 100 KB; 8.9 (RTX 4090) 48 warps, 24 blocks, 100 KB; 9.0
-//   (H100, H200) 64 warps, 32 blocks, 228 KB; 64K 32-bit registers per SM on
-//   all. FP32 lanes per SM: 64 on 7.5 and 8.0, 128 on 8.6, 8.9 and 9.0.
-const gpu_profile profiles[] = {
-    // key, name, SMs, GHz, FP32/SM, warps, blocks, regs, smem KiB, L2 MiB, GB/s, PCIe, lanes,
-    // launch us, compute capability, bus bits
-    { "gtx1650", "NVIDIA GeForce GTX 1650", 14, 1.665, 64, 32, 16, 65536, 64, 1.0, 128.0, 3, 16,
-      5.0, 7, 5, 128 },
-    { "t4", "NVIDIA T4", 40, 1.590, 64, 32, 16, 65536, 64, 4.0, 320.0, 3, 16, 5.0, 7, 5, 256 },
-    { "rtx3060", "NVIDIA GeForce RTX 3060", 28, 1.777, 128, 48, 16, 65536, 100, 3.0, 360.0, 4, 16,
-      4.0, 8, 6, 192 },
-    { "rtx4090", "NVIDIA GeForce RTX 4090", 128, 2.520, 128, 48, 24, 65536, 100, 72.0, 1008.0, 4,
-      16, 4.0, 8, 9, 384 },
-    { "a100", "NVIDIA A100-SXM4-40GB", 108, 1.410, 64, 64, 32, 65536, 164, 40.0, 1555.0, 4, 16, 4.0,
-      8, 0, 5120 },
-    { "h100", "NVIDIA H100 SXM5", 132, 1.980, 128, 64, 32, 65536, 228, 50.0, 3350.0, 5, 16, 3.0, 9,
-      0, 5120 },
-    { "h200", "NVIDIA H200 SXM", 132, 1.980, 128, 64, 32, 65536, 228, 50.0, 4800.0, 5, 16, 3.0, 9,
-      0, 6144 },
-};
-constexpr int profile_count = sizeof(profiles) / sizeof(profiles[0]);
-
 // Constants of the formulas (docs/model.md, "The formulas").
 // Fraction of the DRAM bandwidth a streaming kernel reaches: STREAM-like
 // GPU benchmarks (BabelStream; Deakin et al., "Evaluating attainable memory
@@ -114,18 +38,38 @@ constexpr double dram_latency_us = 0.5;
 // iteration that do not depend on each other).
 constexpr double requests_in_flight_per_warp = 2.0;
 // Instructions per thread: a fixed part (index math, bounds check, exit)
-// and a few per memory access (address, access, use); the simulator does not
-// count arithmetic, so this is an estimate.
-constexpr double instr_fixed = 10.0, instr_per_access = 4.0;
-// A barrier costs each warp about this many cycles.
-constexpr double barrier_cycles = 40.0;
+// and a few per memory access; the simulator does not count arithmetic, so
+// this is an estimate. A global access takes its address arithmetic (64-bit),
+// the load or store and its use: about 4. A shared one is a 32-bit address
+// and one LDS or STS, often folded into the instruction that uses it
+// (`As[ty][k] * Bs[k][tx]` compiles to two LDS and an FFMA): about 1.5.
+constexpr double instr_fixed = 10.0, instr_per_global = 4.0, instr_per_shared = 1.5;
+// A barrier: one BAR instruction per warp, and the wait for the block's
+// slowest warp, which the other blocks resident on the SM hide unless there
+// are too few of them: about this many cycles of a block's time.
+constexpr double barrier_issue = 1.0, barrier_latency_cycles = 30.0;
+// Shared memory serves one wavefront (a request without bank conflicts, or
+// one of the rounds a conflicted request takes) per SM per cycle (128 bytes
+// a cycle: NVIDIA's architecture whitepapers, Volta to Hopper).
+constexpr double wavefronts_per_cycle = 1.0;
+// How much of the time a kernel spends on its lesser parts (instructions,
+// barriers, shared memory) its memory traffic does not hide: a warp that
+// waits at a barrier or on a conflicted shared access has no load in flight.
+// 0 is perfect overlap (the largest part alone), 1 none (their sum).
+// Calibrated on the corpus (docs/model-validation.md): with 0, every tiled
+// transpose of the T4 and the GTX 1650 SUPER is modeled as fast as a plain
+// copy, where the GPUs measure the copy 10-15% faster than the shared-memory
+// copy and the padded tile 15-25% faster than the bank-conflicted one; 0.5,
+// 0.75 and 1 all order 28 of the 33 pairs of transposes as measured, and
+// put the worst of those rows at 1.49x, 1.41x and 1.35x.
+constexpr double overlap_penalty = 1.0;
+// A copy or set within device memory is a copy engine's (or a driver
+// kernel's) work queued like a kernel, but measured faster to start than an
+// empty kernel: 3.3 us for a 1 kB device-to-device copy on a T4 (launch 5 us),
+// 3.5 us for a 1 MB one on an A100 (at most 2 us of it moving bytes).
+constexpr double device_copy_call = 0.6; // of the launch latency
 // Registers per thread the model assumes (it cannot see the compiler's).
 constexpr int assumed_regs = 32;
-// PCIe: usable bytes per lane per second for gen 3/4/5 after 128b/130b
-// encoding (PCI-SIG: 8, 16, 32 GT/s), and the fraction a pinned copy reaches
-// (bandwidthTest on a gen3 x16 slot reads 12-13 GB/s of 15.75).
-constexpr double pcie_lane_gbs[] = { 0, 0.25, 0.5, 0.985, 1.969, 3.938 };
-constexpr double pinned_efficiency = 0.80;
 // Pageable copies go through a pinned staging buffer: about half the pinned
 // rate (NVIDIA, "How to Optimize Data Transfers in CUDA C/C++", 2012, and
 // bandwidthTest --memory=pageable runs), and more per call.
@@ -163,20 +107,6 @@ const char *model_wanted()
     return want;
 }
 
-const gpu_profile *model_lookup(const char *key)
-{
-    for (const gpu_profile &p : profiles)
-        if (key && strcmp(key, p.key) == 0)
-            return &p;
-    return nullptr;
-}
-
-const gpu_profile *model_profiles(int *n)
-{
-    *n = profile_count;
-    return profiles;
-}
-
 // ---------------------------------------------------------------------------
 // The formulas
 
@@ -200,18 +130,22 @@ model_result model_kernel_time(const gpu_profile &g, const kernel_shape &k, cons
     double active_warps = std::min(blocks, resident) * warps_per_block;
 
     double threads = c.counted ? c.threads : blocks * threads_per_block;
-    double sectors, requests, accesses, barriers;
+    double sectors, requests, global_acc, shared_acc, barriers, wavefronts;
     if (c.counted) {
         sectors = c.load_sectors + c.store_sectors;
         requests = c.load_requests + c.store_requests;
-        accesses = c.global_accesses + c.shared_accesses;
+        global_acc = c.global_accesses;
+        shared_acc = c.shared_accesses;
         barriers = c.barriers;
+        // Without a bank count (no sampled block used shared memory), one
+        // wavefront per warp's worth of accesses.
+        wavefronts = c.shared_wavefronts > 0 ? c.shared_wavefronts : shared_acc / 32;
     } else {
         // No counts: one coalesced 4-byte load and store per thread.
         sectors = 2 * threads * 4 / 32;
         requests = 2 * blocks * warps_per_block;
-        accesses = 2 * threads;
-        barriers = 0;
+        global_acc = 2 * threads;
+        shared_acc = barriers = wavefronts = 0;
     }
     r.sectors = sectors;
     r.bytes = sectors * 32;
@@ -226,31 +160,48 @@ model_result model_kernel_time(const gpu_profile &g, const kernel_shape &k, cons
     bool latency_limited = latency_bw < bw;
 
     // Compute: warp instructions of the busiest SM at its issue rate.
-    double instr_per_thread =
-        instr_fixed + instr_per_access * (threads > 0 ? accesses / threads : 0);
-    double warp_instr_per_block = warps_per_block * instr_per_thread +
-                                  (blocks > 0 ? barriers / blocks : 0) * warps_per_block *
-                                      barrier_cycles * (g.fp32_lanes / 32.0);
+    double per_thread = threads > 0 ? 1.0 / threads : 0;
+    double instr_per_thread = instr_fixed + instr_per_global * global_acc * per_thread +
+                              instr_per_shared * shared_acc * per_thread;
+    double barriers_per_block = blocks > 0 ? barriers / blocks : 0;
+    double warp_instr_per_block =
+        warps_per_block * (instr_per_thread + barriers_per_block * barrier_issue);
     double issue_per_us = g.fp32_lanes / 32.0 * g.clock_ghz * 1e3; // warp instructions per us
-    double t_comp = busiest_sm_blocks * warp_instr_per_block / issue_per_us;
+    double t_issue = busiest_sm_blocks * warp_instr_per_block / issue_per_us;
+    // Barriers: each block waits barrier_latency_cycles at each; the blocks
+    // resident on an SM wait side by side.
+    double t_barrier = busiest_sm_blocks / per_sm * barriers_per_block * barrier_latency_cycles /
+                       (g.clock_ghz * 1e3);
+    double t_comp = std::max(t_issue, t_barrier);
+    // Shared memory: the busiest SM's wavefronts at one a cycle.
+    double t_shared = (blocks > 0 ? wavefronts * busiest_sm_blocks / blocks : 0) /
+                      (wavefronts_per_cycle * g.clock_ghz * 1e3);
 
-    double t_work = std::max(t_mem, t_comp);
+    double t_big = std::max(std::max(t_mem, t_comp), t_shared);
+    double t_work = t_big + overlap_penalty * (t_mem + t_comp + t_shared - t_big);
     r.us = g.launch_us + t_work;
     if (g.launch_us >= t_work)
         r.bound = "launch";
-    else if (t_mem >= t_comp)
+    else if (t_mem >= t_comp && t_mem >= t_shared)
         r.bound = latency_limited ? "latency" : "memory";
+    else if (t_shared > t_comp)
+        r.bound = "shared memory";
     else
         r.bound = "compute";
     return r;
 }
 
-model_result model_copy_time(const gpu_profile &g, copy_kind kind, double bytes, bool pinned)
+model_result model_copy_time(const gpu_profile &g, copy_kind kind, double bytes, bool pinned,
+                             const host_link &link)
 {
     model_result r;
     r.bytes = bytes;
     int gen = std::min(std::max(g.pcie_gen, 1), 5);
     double pcie = pcie_lane_gbs[gen] * g.pcie_lanes * pinned_efficiency * 1e3; // bytes per us
+    if (kind == copy_kind::h2d && link.h2d_gbs > 0)
+        pcie = link.h2d_gbs * 1e3;
+    else if (kind == copy_kind::d2h && link.d2h_gbs > 0)
+        pcie = link.d2h_gbs * 1e3;
     switch (kind) {
     case copy_kind::h2d:
     case copy_kind::d2h:
@@ -264,10 +215,12 @@ model_result model_copy_time(const gpu_profile &g, copy_kind kind, double bytes,
         r.us = pinned_call_us + bytes / pcie;
         r.bound = "pcie";
         break;
-    case copy_kind::d2d: // a read and a write of each byte
-        r.us = g.launch_us + 2 * bytes / (g.dram_gbs * 1e3 * dram_efficiency);
-        r.bound = r.us > 2 * g.launch_us ? "memory" : "launch";
+    case copy_kind::d2d: { // a read and a write of each byte
+        double call = device_copy_call * g.launch_us;
+        r.us = call + 2 * bytes / (g.dram_gbs * 1e3 * dram_efficiency);
+        r.bound = r.us > 2 * call ? "memory" : "launch";
         break;
+    }
     case copy_kind::h2h:
         r.us = pageable_call_us;
         r.bound = "launch";
@@ -280,9 +233,9 @@ model_result model_memset_time(const gpu_profile &g, double bytes)
 {
     model_result r;
     r.bytes = bytes;
-    double t = bytes / (g.dram_gbs * 1e3 * dram_efficiency);
-    r.us = g.launch_us + t;
-    r.bound = t > g.launch_us ? "memory" : "launch";
+    double t = bytes / (g.dram_gbs * 1e3 * dram_efficiency), call = device_copy_call * g.launch_us;
+    r.us = call + t;
+    r.bound = t > call ? "memory" : "launch";
     return r;
 }
 
@@ -447,6 +400,24 @@ void write_report()
                strerror(errno));
 }
 
+// GPULAB_SIM_HOST_LINK, read once; a value that is not one is reported and
+// the profile's own link used.
+const host_link &run_link()
+{
+    static const host_link link = [] {
+        host_link l;
+        const char *text = getenv("GPULAB_SIM_HOST_LINK");
+        if (text && *text && !parse_host_link(text, &l))
+            report("GPULAB_SIM_HOST_LINK=\"%s\" is not a host link: give a PCIe generation and "
+                   "width (gen3x16, gen4x8, ...) or the pinned copy rate bandwidthTest measured, "
+                   "in GB/s (12.3, or 12.3/13.1 for host to device / device to host). Using the "
+                   "modeled GPU's own link",
+                   text);
+        return l;
+    }();
+    return link;
+}
+
 const gpu_profile *settle()
 {
     const char *env = model_wanted();
@@ -455,8 +426,10 @@ const gpu_profile *settle()
     const gpu_profile *g = model_lookup(env);
     if (!g) {
         std::string names;
-        for (const gpu_profile &p : profiles)
-            names += std::string(names.empty() ? "" : ", ") + p.key + " (" + p.name + ")";
+        int n;
+        const gpu_profile *all = model_profiles(&n);
+        for (int i = 0; i < n; i++)
+            names += std::string(names.empty() ? "" : ", ") + all[i].key + " (" + all[i].name + ")";
         report("GPULAB_SIM_MODEL=\"%s\" is not a GPU the model knows; the valid names are %s (or "
                "off). "
                "Running without the model: times are simulator CPU time",
@@ -509,8 +482,9 @@ void model_kernel(cudaStream_t s, const char *name, const kernel_shape &k)
         // Counted blocks 0, sample, 2 sample, ...: scale their counts to the grid.
         double blocks = (double)k.grid.x * k.grid.y * k.grid.z;
         double scale = blocks / std::ceil(blocks / c.sample);
-        for (double *x : { &c.load_requests, &c.load_sectors, &c.store_requests, &c.store_sectors,
-                           &c.global_accesses, &c.shared_accesses })
+        for (double *x :
+             { &c.load_requests, &c.load_sectors, &c.store_requests, &c.store_sectors,
+               &c.global_accesses, &c.shared_accesses, &c.shared_requests, &c.shared_wavefronts })
             *x *= scale;
     }
     model_result m = model_kernel_time(*g, k, c);
@@ -531,7 +505,7 @@ void model_copy(cudaStream_t s, const void *dst, const void *src, size_t bytes, 
                                         : copy_kind::h2h;
     const void *host = kind == copy_kind::h2d ? src : dst;
     bool pinned = is_pinned_host(host);
-    model_result m = model_copy_time(*g, kind, (double)bytes, pinned);
+    model_result m = model_copy_time(*g, kind, (double)bytes, pinned, run_link());
     static const char *names[] = { "H2D", "D2H", "D2D", "peer", "H2H" };
     std::string name = std::string(call) + " " + names[(int)kind];
     if (kind == copy_kind::h2d || kind == copy_kind::d2h)

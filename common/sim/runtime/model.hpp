@@ -54,6 +54,9 @@ struct kernel_counts {
     double store_requests = 0, store_sectors = 0;
     double global_accesses = 0, shared_accesses = 0; // by all threads
     double barriers = 0;                             // barrier releases, all blocks
+    // Shared-memory warp requests and the bank wavefronts they take (1 per
+    // request without bank conflicts, up to 32), scaled to the counted blocks.
+    double shared_requests = 0, shared_wavefronts = 0;
 };
 
 // One launch's configuration.
@@ -72,10 +75,27 @@ struct model_result {
     double waves = 0;             // waves of blocks over the SMs (kernels)
 };
 
+// PCIe: usable GB/s per lane for generations 1 to 5 after encoding (PCI-SIG:
+// 2.5, 5, 8, 16, 32 GT/s; 128b/130b from gen 3), and the fraction a pinned
+// copy reaches (bandwidthTest on a gen3 x16 slot reads 12-13 GB/s of 15.75).
+constexpr double pcie_lane_gbs[] = { 0, 0.25, 0.5, 0.985, 1.969, 3.938 };
+constexpr double pinned_efficiency = 0.80;
+
+// The host's link to the GPU, a property of the run (GPULAB_SIM_HOST_LINK):
+// a PCIe generation and width ("gen4x8"), or the pinned copy rates a
+// bandwidthTest measured on that host ("12.3", or "12.3/13.1" for host to
+// device / device to host), in GB/s. Zero rates: the profile's own link.
+struct host_link {
+    double h2d_gbs = 0, d2h_gbs = 0; // the rates a pinned copy reaches
+};
+// Parses a GPULAB_SIM_HOST_LINK value; false (and *out untouched) if it is not one.
+bool parse_host_link(const char *text, host_link *out);
+
 // The formulas (pure functions of the profile and the counts; tested alone).
 model_result model_kernel_time(const gpu_profile &g, const kernel_shape &k, const kernel_counts &c);
 enum class copy_kind { h2d, d2h, d2d, peer, h2h };
-model_result model_copy_time(const gpu_profile &g, copy_kind kind, double bytes, bool pinned);
+model_result model_copy_time(const gpu_profile &g, copy_kind kind, double bytes, bool pinned,
+                             const host_link &link = host_link());
 model_result model_memset_time(const gpu_profile &g, double bytes);
 // A cuBLAS call of `flops` floating-point operations moving `bytes`; size is
 // the problem's smallest dimension (its efficiency grows with it).

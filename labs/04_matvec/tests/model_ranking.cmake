@@ -76,7 +76,7 @@ read_report("${WORKDIR}/demo-t4.json")
 expect_ranking("the demo's report (modeled NVIDIA T4, us in all)" "${k1}" "${k2}" "${k3}")
 
 # 2. Every profile, on the quick validation's shapes.
-foreach(gpu gtx1650 t4 rtx3060 rtx4090 a100 h100 h200)
+foreach(gpu gtx1650 gtx1650-gddr6 gtx1650-super t4 l4 v100 v100-pcie rtx3060 rtx4090 a100-40gb a100-80gb a100-40gb-pcie a100-80gb-pcie h100-sxm h100-pcie h200)
   set(ENV{GPULAB_SIM_MODEL} ${gpu})
   set(ENV{GPULAB_SIM_MODEL_REPORT} "${WORKDIR}/validate-${gpu}.json")
   execute_process(COMMAND "${PROGRAM}" --validate WORKING_DIRECTORY "${WORKDIR}"

@@ -1,7 +1,7 @@
 /*
  * gpulab_sim/model.h — the simulator's performance model (GPULAB_SIM_MODEL),
  * as the kit's common library and tools see it. With GPULAB_SIM_MODEL=<gpu>
- * (t4, gtx1650, rtx3060, rtx4090, a100, h100, h200) the simulator keeps a
+ * (t4, l4, v100, a100-40gb, h100-sxm, h200, ...: docs/model.md) the simulator keeps a
  * modeled device clock per stream, which kernels, copies, sets and cuBLAS
  * calls advance and CUDA events read: cudaEventElapsedTime returns the time
  * the work would take on that GPU, by the model of docs/model.md. Modeled,
