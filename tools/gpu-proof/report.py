@@ -21,6 +21,7 @@ What it reads, by step (run.sh says how each file is made):
            seconds), bin/<program> (built or not)
   ncu/     lab04.csv lab03.csv (ncu --csv --page raw), sim-lab04.txt sim-lab03.txt
   modelcheck/ model-check.log, model-validation-*.md, ops.jsonl, published-modeled.txt,
+           corpus-measured.tsv, corpus-modeled.tsv (the corpus cases),
            bandwidthTest.log
   train/   lab05-demo.log, torch.jsonl, bench-cpu.log
 """

@@ -18,9 +18,11 @@
 #               reports beside the simulator's expected reports
 #   ncu         global load sectors and requests of lab 04's three mat-vec
 #               kernels and lab 03's vector add, beside the simulator's counts
-#   modelcheck  model-check-cuda (measured vs modeled, every case), and the
+#   modelcheck  model-check-cuda (measured vs modeled, every case), the
 #               operations of the published rows of docs/model-validation.md
-#               measured here (PyTorch, and bandwidthTest where the toolkit has it)
+#               measured here (PyTorch, and bandwidthTest where the toolkit has
+#               it), and the corpus's cases measured and modeled
+#               (corpus-measured.tsv, corpus-modeled.tsv)
 #   train       lab 05's device trainer, one epoch at batch 256, beside PyTorch
 #               training the same network on the same images on the same GPU
 #
@@ -385,8 +387,11 @@ step_ncu() {
 # The model's profile for this GPU's name (model_check.cu's list), or nothing.
 gpu_profile() {
     case $("${GPU_PROOF_NVIDIA_SMI:-nvidia-smi}" --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) in
-    *H200*) echo h200 ;; *H100*) echo h100 ;; *A100*) echo a100 ;; *T4*) echo t4 ;;
-    *4090*) echo rtx4090 ;; *3060*) echo rtx3060 ;; *1650*) echo gtx1650 ;;
+    *H200*) echo h200 ;; *"H100 PCIe"*) echo h100-pcie ;; *H100*) echo h100-sxm ;;
+    *A100-PCIE-40GB*) echo a100-40gb-pcie ;; *"A100 80GB PCIe"*) echo a100-80gb-pcie ;;
+    *A100*80GB*) echo a100-80gb ;; *A100*) echo a100-40gb ;; *T4*) echo t4 ;; *L4*) echo l4 ;;
+    *V100-PCIE*) echo v100-pcie ;; *V100*) echo v100 ;; *4090*) echo rtx4090 ;;
+    *3060*) echo rtx3060 ;; *"1650 SUPER"*) echo gtx1650-super ;; *1650*) echo gtx1650 ;;
     esac
 }
 
@@ -414,6 +419,15 @@ step_modelcheck() {
     # The model's side of the published rows, for the same profile.
     timeout -k 5 "$(min 60 "$(left 3)")" "$bin/model-check-sim" --published "${gpu[@]}" \
         >"$d/published-modeled.txt" 2>&1
+    # The corpus's operations (tools/model-check/corpus.csv), measured here and
+    # modeled for this GPU's profile: rows for the corpus from this board.
+    "$python" -c 'import csv,sys; print("\n".join(sorted({r["case"] for r in csv.DictReader(open(sys.argv[1]))})))' \
+        "$here/../model-check/corpus.csv" >"$d/corpus-cases.txt" 2>"$d/corpus.log"
+    timeout -k 5 "$(min 60 "$(left 10)")" "$bin/model-check-cuda" --corpus "$d/corpus-cases.txt" \
+        >"$d/corpus-measured.tsv" 2>>"$d/corpus.log"
+    [ -n "$profile" ] && GPULAB_SIM_MODEL=$profile timeout -k 5 "$(min 60 "$(left 3)")" \
+        "$bin/model-check-sim" --corpus "$d/corpus-cases.txt" >"$d/corpus-modeled.tsv" 2>>"$d/corpus.log"
+    echo "corpus cases: $(grep -c '^case' "$d/corpus-measured.tsv") measured (corpus-measured.tsv)"
     return "$rc"
 }
 

@@ -71,6 +71,7 @@ static void usage(FILE *f, const char *argv0)
     fprintf(f,
             "usage: %s [--quick] [--gpu PROFILE] [--out FILE|DIR] [--reps N] [--sim PROGRAM]\n"
             "       %s --published [--gpu PROFILE]\n"
+            "       %s --corpus FILE\n"
             "  Times every lab kernel, copy and cuBLAS call with CUDA events and compares\n"
             "  them with the performance model (docs/model-validation.md).\n"
             "  --quick       small sizes (seconds on the simulator)\n"
@@ -83,8 +84,11 @@ static void usage(FILE *f, const char *argv0)
             "                (default: model-check-sim beside this program)\n"
             "  --published   sim: the modeled side of the comparisons with published\n"
             "                measurements in docs/model-validation.md\n"
+            "  --corpus F    the corpus cases F lists, one a line (tools/model-check/corpus.cu),\n"
+            "                as tab-separated lines: modeled on sim (GPULAB_SIM_MODEL set),\n"
+            "                measured on a GPU; tools/model-check/corpus.py runs it\n"
             "  profiles:",
-            argv0, argv0);
+            argv0, argv0, argv0);
     for (int p = 0; p < MC_PROFILES; p++)
         fprintf(f, " %s", profiles[p].key);
     fprintf(f, "\n");
@@ -151,6 +155,8 @@ int main(int argc, char **argv)
             opt.gpu = argv[++i];
         } else if (has_value && strcmp(a, "--out") == 0) {
             opt.out = argv[++i];
+        } else if (has_value && strcmp(a, "--corpus") == 0) {
+            opt.corpus = argv[++i];
         } else if (has_value && strcmp(a, "--sim") == 0) {
             opt.sim = argv[++i];
         } else if (has_value && strcmp(a, "--reps") == 0) {
@@ -176,6 +182,28 @@ int main(int argc, char **argv)
             fprintf(stderr, " %s", profiles[p].key);
         fprintf(stderr, "%s\n", MC_SIM ? " (or all)" : "");
         return 2;
+    }
+    if (opt.corpus) {
+        /* The corpus cases, as lines for tools/model-check/corpus.py: modeled
+         * on sim (one run: the model is deterministic), measured on a GPU. */
+        if (MC_SIM && !lab_cuda_timer_modeled_gpu()) {
+            fprintf(stderr, "model-check: --corpus needs the performance model on "
+                            "(GPULAB_SIM_MODEL=<profile>)\n");
+            return 2;
+        }
+        if (MC_SIM) {
+            opt.reps = 1;
+            opt.warmup = 0;
+        } else {
+            lab_exit_if_no_gpu("model-check");
+            opt.reps = opt.reps < 0 ? 10 : opt.reps;
+            opt.warmup = 2;
+        }
+        if (corpus_cases(&opt, opt.corpus) != 0)
+            return 2;
+        for (int i = 0; i < ncases; i++)
+            printf("case\t%s\t%s\t%.4f\n", cases[i].lab, cases[i].what, cases[i].us[0]);
+        return 0;
     }
 #if MC_SIM
     if (opt.tsv) {

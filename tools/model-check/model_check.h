@@ -4,6 +4,7 @@
  *
  *   model_check.cu  the profiles, the options, main
  *   cases.cu        the timed cases: the labs' kernels, copies and cuBLAS calls
+ *   corpus.cu       the cases of the corpus of published measurements
  *   report.cu       the modeled times (the sim build, run once per profile),
  *                   the rankings and the tables
  */
@@ -55,13 +56,14 @@ typedef struct mc_rank {
 } mc_rank;
 
 typedef struct mc_options {
-    int quick;        /* small sizes (the tests) */
-    int tsv;          /* internal: print the cases as lines for the caller to read */
-    int published;    /* sim: the cases of the published comparisons (docs/model-validation.md) */
-    int reps, warmup; /* timed runs and warm-up runs of each case */
-    const char *gpu;  /* a profile key, "all" (sim) or NULL (cuda: match the device) */
-    const char *out;  /* Markdown file or folder, or NULL */
-    const char *sim;  /* the sim program (cuda), or NULL: model-check-sim beside this one */
+    int quick;          /* small sizes (the tests) */
+    int tsv;            /* internal: print the cases as lines for the caller to read */
+    int published;      /* sim: the cases of the published comparisons (docs/model-validation.md) */
+    int reps, warmup;   /* timed runs and warm-up runs of each case */
+    const char *gpu;    /* a profile key, "all" (sim) or NULL (cuda: match the device) */
+    const char *out;    /* Markdown file or folder, or NULL */
+    const char *sim;    /* the sim program (cuda), or NULL: model-check-sim beside this one */
+    const char *corpus; /* --corpus FILE: the corpus cases it lists (corpus.cu), or NULL */
     char out_path[PATH_MAX];
 } mc_options;
 
@@ -75,6 +77,10 @@ extern int nranks;
 int profile_index(const char *key);
 int case_index(const char *lab, const char *what);
 void add_rank(const char *lab, const char *faster, const char *slower);
+
+/* corpus.cu: the corpus cases FILE lists ("-": stdin), timed into column 0;
+ * 0, or -1 after saying what was wrong. */
+int corpus_cases(const mc_options *opt, const char *path);
 
 /* cases.cu: every case, timed with events into column 0 of the table. */
 void run_all(const mc_options *opt);

@@ -32,8 +32,27 @@ if(TARGET model-check-sim)
   add_test(NAME model-check-sim-published-t4
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:model-check-sim>
                    "-DARGS=--published;--gpu;t4" -DEXPECT_RC=0
-                   "-DEXPECT_REGEX=modeled, never measured.*t4 +empty kernel <<<1, 1>>> +5\\.00\n.*t4 +cudaMemcpy H2D pinned, 32000000 bytes +2546\\.07 +12\\.57 GB/s.*t4 +cudaMemcpy D2H pinned, 32000000 bytes +2546\\.07 +12\\.57 GB/s.*t4 +cudaMemcpy H2D pageable, 32000000 bytes +5088\\.14 +6\\.29 GB/s.*t4 +cudaMemcpy D2D, 32000000 bytes \\(read \\+ write counted\\) +240\\.29 +266\\.34 GB/s"
+                   "-DEXPECT_REGEX=modeled, never measured.*t4 +empty kernel <<<1, 1>>> +5\\.00\n.*t4 +cudaMemcpy H2D pinned, 32000000 bytes +2546\\.07 +12\\.57 GB/s.*t4 +cudaMemcpy D2H pinned, 32000000 bytes +2546\\.07 +12\\.57 GB/s.*t4 +cudaMemcpy H2D pageable, 32000000 bytes +5088\\.14 +6\\.29 GB/s.*t4 +cudaMemcpy D2D, 32000000 bytes \\(read \\+ write counted\\) +238\\.29 +268\\.58 GB/s"
                    -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+  # docs/model-validation.md's corpus of published measurements: its modeled
+  # column and statistics as the simulator gives them now (corpus.py).
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME model-check-corpus
+             COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/corpus.py"
+                     --sim $<TARGET_FILE:model-check-sim>
+                     --check "${PROJECT_SOURCE_DIR}/docs/model-validation.md")
+    set_tests_properties(model-check-corpus PROPERTIES LABELS "model-check;sim;model" TIMEOUT 600)
+  endif()
+  # A corpus case that is not one: a clear message and status 2.
+  add_test(NAME model-check-sim-bad-corpus-case
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:model-check-sim>
+                   "-DARGS=--corpus;${CMAKE_CURRENT_SOURCE_DIR}/tests/bad_corpus.txt" -DEXPECT_RC=2
+                   "-DENV=GPULAB_SIM_MODEL=t4"
+                   "-DEXPECT_REGEX=corpus case .transpose sideways 1024 16 16. is not one"
+                   -P "${PROJECT_SOURCE_DIR}/cmake/ExpectRun.cmake")
+  set_tests_properties(model-check-sim-bad-corpus-case PROPERTIES LABELS "model-check;sim;model"
+                       TIMEOUT 60)
   # The lines a cuda run reads need the model on.
   add_test(NAME model-check-sim-tsv-needs-model
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:model-check-sim>
