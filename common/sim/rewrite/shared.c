@@ -121,6 +121,20 @@ static size_t prev_code(const rewriter *rw, size_t i)
     return NONE;
 }
 
+/* The innermost `{` still open at token i, or NONE at file scope. */
+static size_t enclosing_brace(const rewriter *rw, size_t i)
+{
+    long depth = 0;
+    size_t j = i;
+    while ((j = prev_code(rw, j)) != NONE) {
+        if (rw->t[j].kind == RW_RBRACE)
+            depth++;
+        else if (rw->t[j].kind == RW_LBRACE && depth-- == 0)
+            break;
+    }
+    return j;
+}
+
 /* 1 when token i is inside a function body (or a block of one): the innermost
  * `{` around it follows `)`, `]`, `;`, `{`, `}`, `:`, `else`, `do`, `try`,
  * `const`, `mutable` or `noexcept`; a namespace, class or `extern "C"` brace
@@ -130,14 +144,7 @@ static int in_function_body(const rewriter *rw, size_t i)
     static const char *const after_paren[] = {
         "else", "do", "try", "const", "mutable", "noexcept"
     };
-    long depth = 0;
-    size_t j = i;
-    while ((j = prev_code(rw, j)) != NONE) {
-        if (rw->t[j].kind == RW_RBRACE)
-            depth++;
-        else if (rw->t[j].kind == RW_LBRACE && depth-- == 0)
-            break;
-    }
+    size_t j = enclosing_brace(rw, i);
     size_t p = j == NONE ? NONE : prev_code(rw, j);
     if (p == NONE)
         return 0;
@@ -402,14 +409,7 @@ size_t gpulab_rw_static_shared(rewriter *rw, size_t i)
 /* 1 when token i is at file or namespace scope (or in an `extern "C"` block). */
 static int at_namespace_scope(const rewriter *rw, size_t i)
 {
-    long depth = 0;
-    size_t j = i;
-    while ((j = prev_code(rw, j)) != NONE) {
-        if (rw->t[j].kind == RW_RBRACE)
-            depth++;
-        else if (rw->t[j].kind == RW_LBRACE && depth-- == 0)
-            break;
-    }
+    size_t j = enclosing_brace(rw, i);
     if (j == NONE)
         return 1;
     size_t p = prev_code(rw, j);
