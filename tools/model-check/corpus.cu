@@ -13,6 +13,12 @@
  *       coarse-grained (tiles moved, not their elements), fine-grained (the
  *       elements of each tile, not the tiles), diagonal (optimized, blocks
  *       taken along diagonals)
+ *   aligned TYPE BYTES
+ *       BYTES of elements of TYPE copied by 64 blocks of 256 threads in a
+ *       grid-stride loop, as the CUDA samples' alignedTypes does: u8, u16,
+ *       rgba8-packed, la32-packed, rgb32-packed, rgba32-packed (structs of
+ *       bytes or ints without __align__), rgba8, i32, la32, rgb32, rgba32
+ *       (aligned to their size, rgb32 padded to 16), rgba32x2 (32 bytes)
  *
  * Each case is named by its spec; corpus.py turns its time into the figure
  * the published tool prints.
@@ -131,6 +137,110 @@ static void run_corpus_transpose(void *p)
     LAB_CHECK_LAUNCH();
 }
 
+/* The element types of the aligned case: size and alignment as the sample's. */
+struct c_rgba8p {
+    unsigned char r, g, b, a;
+};
+struct c_la32p {
+    unsigned int l, a;
+};
+struct c_rgb32p {
+    unsigned int r, g, b;
+};
+struct c_rgba32p {
+    unsigned int r, g, b, a;
+};
+struct __align__(4) c_rgba8
+{
+    unsigned char r, g, b, a;
+};
+struct __align__(8) c_la32
+{
+    unsigned int l, a;
+};
+struct __align__(16) c_rgb32
+{
+    unsigned int r, g, b;
+};
+struct __align__(16) c_rgba32
+{
+    unsigned int r, g, b, a;
+};
+struct __align__(16) c_rgba32x2
+{
+    c_rgba32 c1, c2;
+};
+
+template <class T>
+__global__ void corpus_aligned_copy(T *out, const T *in, int n)
+{
+    int stride = (int)(blockDim.x * gridDim.x);
+    for (int pos = (int)(blockIdx.x * blockDim.x + threadIdx.x); pos < n; pos += stride)
+        out[pos] = in[pos];
+}
+
+typedef struct corpus_aligned_ctx {
+    void *out;
+    const void *in;
+    size_t bytes;
+    int type;
+} corpus_aligned_ctx;
+
+static const char *const aligned_names[] = { "u8",          "u16",          "rgba8-packed",
+                                             "la32-packed", "rgb32-packed", "rgba32-packed",
+                                             "rgba8",       "i32",          "la32",
+                                             "rgb32",       "rgba32",       "rgba32x2" };
+
+template <class T>
+static void launch_aligned(const corpus_aligned_ctx *c)
+{
+    corpus_aligned_copy<T><<<64, 256>>>((T *)c->out, (const T *)c->in, (int)(c->bytes / sizeof(T)));
+}
+
+static void run_corpus_aligned(void *p)
+{
+    const corpus_aligned_ctx *c = (const corpus_aligned_ctx *)p;
+    switch (c->type) {
+    case 0:
+        launch_aligned<unsigned char>(c);
+        break;
+    case 1:
+        launch_aligned<unsigned short>(c);
+        break;
+    case 2:
+        launch_aligned<c_rgba8p>(c);
+        break;
+    case 3:
+        launch_aligned<c_la32p>(c);
+        break;
+    case 4:
+        launch_aligned<c_rgb32p>(c);
+        break;
+    case 5:
+        launch_aligned<c_rgba32p>(c);
+        break;
+    case 6:
+        launch_aligned<c_rgba8>(c);
+        break;
+    case 7:
+        launch_aligned<unsigned int>(c);
+        break;
+    case 8:
+        launch_aligned<c_la32>(c);
+        break;
+    case 9:
+        launch_aligned<c_rgb32>(c);
+        break;
+    case 10:
+        launch_aligned<c_rgba32>(c);
+        break;
+    default:
+        launch_aligned<c_rgba32x2>(c);
+        break;
+    }
+    LAB_CHECK_LAUNCH();
+}
+
 static void record_case(const mc_options *opt, const char *spec, void (*fn)(void *), void *ctx)
 {
     lab_stats st;
@@ -206,6 +316,21 @@ static int corpus_case(const mc_options *opt, const char *spec)
             LAB_CHECK(cudaMemset(in, 0, bytes_m));
             corpus_transpose_ctx c = { out, in, n, tile, rows, v };
             record_case(opt, spec, run_corpus_transpose, &c);
+            LAB_CHECK(cudaFree(in));
+            LAB_CHECK(cudaFree(out));
+            return 0;
+        }
+    } else if (sscanf(spec, "aligned %31s %llu", kind, &bytes) == 2 && bytes >= 256 &&
+               bytes <= ((unsigned long long)1 << 30)) {
+        for (int t = 0; t < (int)(sizeof(aligned_names) / sizeof(aligned_names[0])); t++) {
+            if (strcmp(kind, aligned_names[t]) != 0)
+                continue;
+            void *in, *out;
+            LAB_CHECK(cudaMalloc(&in, (size_t)bytes));
+            LAB_CHECK(cudaMalloc(&out, (size_t)bytes));
+            LAB_CHECK(cudaMemset(in, 0, (size_t)bytes));
+            corpus_aligned_ctx c = { out, in, (size_t)bytes, t };
+            record_case(opt, spec, run_corpus_aligned, &c);
             LAB_CHECK(cudaFree(in));
             LAB_CHECK(cudaFree(out));
             return 0;

@@ -116,7 +116,7 @@ def rankings(rows):
     differ by more than 10%: does the model order them the same way?"""
     groups = {}
     for r in rows:
-        if r["program"].startswith("transpose"):
+        if r["program"].startswith(("transpose", "alignedTypes")):
             groups.setdefault((r["profile"], r["board"], r["program"], r["size"]), []).append(r)
     out = []
     for key, g in sorted(groups.items()):
