@@ -94,7 +94,7 @@ run_fails("PTX output" "-ptx is not supported" "${NVCC}" -ptx util.cu)
 run_fails("a compile error" "broken.cu:5" "${NVCC}" -c broken.cu -o "${WORKDIR}/broken.o")
 # More than 512 KiB of local memory a thread: ptxas's error, and no object left.
 run_fails("a kernel with too much local data"
-          "Entry function 'lab::too_big' uses too much local data \\(0x[0-9a-f]+ bytes, 0x80000 max\\).*local_too_big.cu\\(5\\): error: kernel lab::too_big needs"
+          "Entry function 'lab::too_big' uses too much local data \\(0x[0-9a-f]+ bytes, 0x80000 max\\).*local_too_big.cu\\(6\\): error: kernel lab::too_big needs"
           "${NVCC}" -O2 -c local_too_big.cu -o "${WORKDIR}/local_too_big.o")
 expect_no_match("a kernel with too much local data" "${err}" "fits|host_side")
 if(EXISTS "${WORKDIR}/local_too_big.o" OR EXISTS "${WORKDIR}/local_too_big.su")

@@ -1,7 +1,8 @@
 // local_too_big.cu — the nvcc driver test: a kernel whose threads each need
 // 1 MiB of local memory is refused, as ptxas refuses it (at most 512 KiB a
 // thread); the 256 KiB kernel and the host function's big array are legal.
-namespace lab {
+namespace lab
+{
 __global__ void too_big(float *out, int n)
 {
     float scratch[262144]; // 1 MiB per thread
