@@ -5,6 +5,8 @@
 // program's globals, host memory) and handed to the checks on.
 #include "check_internal.hpp"
 
+#include <cstring>
+
 namespace gpulab_sim
 {
 namespace checks
@@ -132,6 +134,38 @@ void __tsan_read_range(void *p, unsigned long n)
 void __tsan_write_range(void *p, unsigned long n)
 {
     check_access(p, n, true, (uintptr_t)__builtin_return_address(0));
+}
+
+// Block copies and sets. Clang's -fsanitize=thread turns a copy it does not
+// split into loads and stores (a 16-byte struct assigned whole, an explicit
+// memcpy) into a call: to memcpy, memmove or memset up to LLVM 14, whose
+// references gpulab-sim-plain-copy renames to these names in the twin's
+// instrumented objects, and to these names themselves from LLVM 15 on. They
+// check the bytes read and written as one access each, as the hooks above,
+// then copy.
+void *__tsan_memcpy(void *d, const void *s, size_t n)
+{
+    uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+    if (n) {
+        check_access(s, n, false, pc);
+        check_access(d, n, true, pc);
+    }
+    return memcpy(d, s, n);
+}
+void *__tsan_memmove(void *d, const void *s, size_t n)
+{
+    uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+    if (n) {
+        check_access(s, n, false, pc);
+        check_access(d, n, true, pc);
+    }
+    return memmove(d, s, n);
+}
+void *__tsan_memset(void *d, int c, size_t n)
+{
+    if (n)
+        check_access(d, n, true, (uintptr_t)__builtin_return_address(0));
+    return memset(d, c, n);
 }
 
 // Atomics: checked as a read and a write of the location (no race reports
