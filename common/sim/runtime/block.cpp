@@ -155,12 +155,14 @@ void report_deadlock(job *j)
             if (w.threads[i].state != EXITED)
                 first = &w.threads[i];
         check_count_error();
-        check_line("Barrier error detected. Divergent thread(s) in block");
-        check_line("    at %s in %s:%d", j->req.kernel_name, first->file, first->line);
-        check_line("    by thread (%u,%u,%u) in block %s", first->tid.x, first->tid.y, first->tid.z,
-                   b);
-        for (auto &kv : places)
-            check_line("    %d thread(s) wait in %s", kv.second, kv.first.c_str());
+        if (check_report_begin()) {
+            check_line("Barrier error detected. Divergent thread(s) in block");
+            check_line("    at %s in %s:%d", j->req.kernel_name, first->file, first->line);
+            check_line("    by thread (%u,%u,%u) in block %s", first->tid.x, first->tid.y,
+                       first->tid.z, b);
+            for (auto &kv : places)
+                check_line("    %d thread(s) wait in %s", kv.second, kv.first.c_str());
+        }
     }
     report("Barrier error detected. Divergent thread(s) in block %s of %s: the threads of the "
            "block wait at different barriers, so none can ever be released:%s\n    (threads that "

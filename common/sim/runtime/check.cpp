@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +38,11 @@ bool instrumented = false; // set by __tsan_init, from an instrumented file's co
 unsigned tools = 0;
 std::atomic<long> error_count{ 0 };
 std::mutex out_mutex;
+// --print-limit: error reports printed so far, and those left out.
+long print_limit = 0; // 0: no limit
+std::atomic<long> reports_shown{ 0 }, reports_hidden{ 0 };
+FILE *log_out = nullptr;                  // --log-file: the report lines; null: standard error
+std::atomic<long> unchecked_kernels{ 0 }; // kernels launched without the hooks
 
 namespace
 {
@@ -191,8 +197,12 @@ std::map<std::string, long> &seen = *new std::map<std::string, long>;
 
 bool first_time(const std::string &key)
 {
-    std::lock_guard<std::mutex> lock(seen_mutex);
-    return seen[key]++ == 0;
+    {
+        std::lock_guard<std::mutex> lock(seen_mutex);
+        if (seen[key]++ != 0)
+            return false;
+    }
+    return check_report_begin();
 }
 
 void by_thread_line()
@@ -204,9 +214,15 @@ void by_thread_line()
 namespace
 {
 
+// The sanitizer's options (`gpulab sanitizer`, docs/tools.md), read at start as
+// the tools are: the exit status when there are errors (unset: 1; 0: the
+// program's own), where the report lines go, how many error reports are
+// printed (0 or unset: all), and whether leaks are reported (unset: yes).
+char early_exitcode[16], early_log[1024], early_print_limit[24], early_leaks[8];
+
 void summary(int status, void *)
 {
-    if (tools & CHECK_MEM)
+    if ((tools & CHECK_MEM) && strcmp(early_leaks, "no") != 0)
         leak_check(status);
     {
         // Each problem was reported once, where it first happened: how often.
@@ -216,11 +232,26 @@ void summary(int status, void *)
                 check_line("%ld times: %s", kv.second, kv.first.c_str());
     }
     long n = error_count.load();
-    check_line("ERROR SUMMARY: %ld error%s", n, n == 1 ? "" : "s");
+    long hidden = reports_hidden.load();
+    if (hidden > 0)
+        check_line("ERROR SUMMARY: %ld error%s (%ld report%s not printed: print limit %ld)", n,
+                   n == 1 ? "" : "s", hidden, hidden == 1 ? "" : "s", print_limit);
+    else
+        check_line("ERROR SUMMARY: %ld error%s", n, n == 1 ? "" : "s");
     fflush(stdout);
     fflush(stderr);
-    if (n > 0)
-        _exit(1);
+    if (log_out)
+        fflush(log_out);
+    if (n > 0) {
+        int code = 1;
+        if (early_exitcode[0])
+            code = atoi(early_exitcode) ? atoi(early_exitcode) : status;
+        // A kernel the check could not see: the run was not checked, and never
+        // ends with status 0 (`gpulab sanitizer` documents 2 for it).
+        if (code == 0 && unchecked_kernels.load() > 0)
+            code = 2;
+        _exit(code);
+    }
 }
 
 // GPULAB_SIM_CHECK, GPULAB_SIM_STATS and GPULAB_SIM_REPORT_KEY as they were
@@ -233,6 +264,15 @@ void summary(int status, void *)
 char early_check[128], early_stats[8], report_key[72];
 bool has_check, has_stats;
 
+const char *early_value(char *const *e, const char *name, char *buf, size_t size)
+{
+    size_t n = strlen(name);
+    if (strncmp(*e, name, n) || (*e)[n] != '=')
+        return nullptr;
+    snprintf(buf, size, "%s", *e + n + 1);
+    return buf;
+}
+
 void read_env_early(int, char **, char **envp)
 {
     static const char key_name[] = "GPULAB_SIM_REPORT_KEY=";
@@ -243,6 +283,12 @@ void read_env_early(int, char **, char **envp)
         } else if (!strncmp(*e, "GPULAB_SIM_STATS=", 17)) {
             has_stats = true;
             snprintf(early_stats, sizeof(early_stats), "%s", *e + 17);
+        } else if (early_value(e, "GPULAB_SIM_CHECK_EXITCODE", early_exitcode,
+                               sizeof(early_exitcode)) ||
+                   early_value(e, "GPULAB_SIM_CHECK_LOG", early_log, sizeof(early_log)) ||
+                   early_value(e, "GPULAB_SIM_CHECK_PRINT_LIMIT", early_print_limit,
+                               sizeof(early_print_limit)) ||
+                   early_value(e, "GPULAB_SIM_CHECK_LEAKS", early_leaks, sizeof(early_leaks))) {
         } else if (!strncmp(*e, key_name, sizeof(key_name) - 1)) {
             char *v = *e + sizeof(key_name) - 1;
             snprintf(report_key, sizeof(report_key), "%s", v);
@@ -319,6 +365,28 @@ __attribute__((constructor)) void start_check_mode()
         return;
     }
     tools = want;
+    print_limit = atol(early_print_limit);
+    if (early_log[0] && (tools & ~CHECK_STATS)) {
+        // compute-sanitizer's --log-file: %p is the process id, %% a percent sign.
+        std::string path;
+        for (const char *c = early_log; *c; c++) {
+            if (c[0] == '%' && c[1] == 'p') {
+                path += std::to_string(getpid());
+                c++;
+            } else if (c[0] == '%' && c[1] == '%') {
+                path += '%';
+                c++;
+            } else {
+                path += *c;
+            }
+        }
+        log_out = fopen(path.c_str(), "w");
+        if (!log_out)
+            report("GPULAB_SIM_CHECK_LOG: cannot write %s (%s): the reports go to standard error",
+                   path.c_str(), strerror(errno));
+        else
+            setvbuf(log_out, nullptr, _IOLBF, 0);
+    }
     alloc_table = (alloc_rec *)reserve(max_allocs * sizeof(alloc_rec));
     dl_iterate_phdr(find_image, nullptr);
     if (tools & ~CHECK_STATS) {
@@ -348,14 +416,30 @@ void check_line(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
+    FILE *out = log_out ? log_out : stderr;
     if (report_key[0])
-        fprintf(stderr, "========= %s #%s\n", line, report_key);
+        fprintf(out, "========= %s #%s\n", line, report_key);
     else
-        fprintf(stderr, "========= %s\n", line);
+        fprintf(out, "========= %s\n", line);
+}
+
+bool check_report_begin()
+{
+    if (print_limit > 0 && reports_shown.fetch_add(1) >= print_limit) {
+        reports_hidden++;
+        return false;
+    }
+    return true;
 }
 
 void check_count_error()
 {
+    error_count++;
+}
+
+void check_count_unchecked_kernel()
+{
+    unchecked_kernels++;
     error_count++;
 }
 

@@ -27,6 +27,13 @@ unsigned check_tools();
 void check_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // Counts one more error for the ERROR SUMMARY.
 void check_count_error();
+// Counts a launch of a kernel compiled without the check's hooks (an error:
+// the run was not checked; its exit status is then never 0).
+void check_count_unchecked_kernel();
+// Before an error report's first line: false when the print limit
+// (GPULAB_SIM_CHECK_PRINT_LIMIT, `gpulab sanitizer --print-limit`) has been
+// reached, and the report is left out (the error still counts).
+bool check_report_begin();
 
 // Where an allocation was made: the cudaMalloc call in the program's source
 // (all null when the call did not go through cuda_runtime.h's macros).

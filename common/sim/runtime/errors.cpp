@@ -121,7 +121,7 @@ cudaError_t record(cudaError_t e, const char *api)
         static std::set<std::string> said;
         std::lock_guard<std::mutex> lock(m);
         check_count_error();
-        if (said.insert(std::string(api) + cudaGetErrorName(e)).second)
+        if (said.insert(std::string(api) + cudaGetErrorName(e)).second && check_report_begin())
             check_line("Program hit %s (error %d) due to \"%s\" on CUDA API call to %s.",
                        cudaGetErrorName(e), (int)e, cudaGetErrorString(e), api);
     }

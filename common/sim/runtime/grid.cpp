@@ -188,8 +188,9 @@ void grid_sync(const char *file, int line)
         char where[512], b[32], t[32];
         fmt_dim(b, sizeof(b), blockIdx);
         fmt_dim(t, sizeof(t), threadIdx);
-        if (check_tools() & CHECK_SYNC) {
+        if (check_tools() & CHECK_SYNC)
             check_count_error();
+        if ((check_tools() & CHECK_SYNC) && check_report_begin()) {
             check_line("Barrier error detected. grid.sync() in a kernel not launched "
                        "cooperatively");
             check_line("    at %s in %s:%d", j->req.kernel_name, file, line);

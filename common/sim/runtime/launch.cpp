@@ -3,12 +3,14 @@
 // submission of the kernel to its stream. Running it: pool.cpp (workers),
 // block.cpp (blocks as fibers), barrier.cpp (barriers and warp functions),
 // grid.cpp (cooperative grids), fault.cpp (kernels that stop).
+#include "check.hpp"
 #include "exec.hpp"
 
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 __thread uint3 threadIdx;
@@ -192,6 +194,25 @@ cudaError_t submit_cooperative_launch(const launch_request &given)
 namespace
 {
 
+// A kernel of the program that was compiled without the check's hooks (an
+// object made by another compiler, or by gpulab-nvcc -c without objcopy):
+// the check cannot see its accesses, and says so once per kernel, as an error,
+// so that a run that checked nothing never ends with "0 errors".
+void unchecked_kernel(const launch_request &r)
+{
+    static std::mutex m;
+    static std::set<std::string> said;
+    check_count_unchecked_kernel();
+    std::lock_guard<std::mutex> lock(m);
+    if (!said.insert(r.kernel_name ? r.kernel_name : "?").second || !check_report_begin())
+        return;
+    check_line("Kernel not checked: %s was compiled without the check build's instrumentation",
+               r.kernel_name ? r.kernel_name : "?");
+    check_line("    launched at %s:%d", r.file ? r.file : "?", r.line);
+    check_line("    its memory accesses are not checked (memcheck, racecheck, initcheck): compile "
+               "its .cu file with gpulab-nvcc, which puts the check build in the object");
+}
+
 cudaError_t submit(const launch_request &r, bool cooperative)
 {
     auto j = std::make_shared<job>();
@@ -236,6 +257,8 @@ cudaError_t submit(const launch_request &r, bool cooperative)
         enqueue(r.stream, r.kernel_name, [j]() { return cudaErrorIllegalAddress; });
         return cudaSuccess;
     }
+    if ((check_tools() & ~CHECK_STATS) && r.ops && !r.ops->instrumented)
+        unchecked_kernel(r);
     j->device = d;
     enqueue(r.stream, r.kernel_name, [j]() {
         cudaError_t e = run_kernel(j);

@@ -16,6 +16,7 @@
 // their names into the macros that record a call's place.
 #define GPULAB_SIM_NO_ALLOC_SITES 1
 
+#include "board.hpp"
 #include "check.hpp"
 #include "internal.hpp"
 #include "memory.hpp"
@@ -181,6 +182,7 @@ uintptr_t place(int d, size_t size, bool managed, const char *api, const alloc_s
     if (!p)
         return 0;
     a->used += need;
+    board_set_used(d, a->used);
     allocation al;
     al.base = p;
     al.size = size;
@@ -235,6 +237,7 @@ void release(const allocation &al)
     }
     check_free(al.base, al.size);
     a.used -= len;
+    board_set_used(al.device, a.used);
     give_block(al.managed ? a.free_managed : a.free_blocks, al.base, len);
     live.erase(al.base);
 }

@@ -450,13 +450,22 @@ const gpu_profile *settle()
                    path, strerror(errno));
         }
     }
-    if (!(check_tools() & CHECK_STATS))
-        report("GPULAB_SIM_MODEL=%s: this program has no check build (its .check twin) to count "
-               "memory accesses, so kernels are modeled from their launch configuration alone "
-               "(one coalesced load and store per thread); build it with the project's CMake or "
-               "gpulab-nvcc, which make both",
-               env);
     return g;
+}
+
+// Said at the first kernel modeled (a program that launches none, such as
+// `gpulab smi`, has nothing to count).
+void say_no_counts()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (!(check_tools() & CHECK_STATS))
+            report("GPULAB_SIM_MODEL=%s: this program has no check build (its .check twin) to "
+                   "count memory accesses, so kernels are modeled from their launch "
+                   "configuration alone (one coalesced load and store per thread); build it "
+                   "with the project's CMake or gpulab-nvcc, which make both",
+                   model_wanted());
+    });
 }
 
 } // namespace
@@ -477,6 +486,7 @@ void model_kernel(cudaStream_t s, const char *name, const kernel_shape &k)
     const gpu_profile *g = model_gpu();
     if (!g)
         return;
+    say_no_counts();
     kernel_counts c;
     if (check_last_counts(&c) && c.sample > 1) {
         // Counted blocks 0, sample, 2 sample, ...: scale their counts to the grid.

@@ -149,7 +149,8 @@ struct kernel_ops {
     void (*run_block)(void *task);  // every thread of the current block, in order
     void (*run_thread)(void *task); // the current thread only (fibers)
     void (*destroy)(void *task);
-    size_t task_size; // bytes of the task object (the check mode lets kernels read it)
+    size_t task_size;  // bytes of the task object (the check mode lets kernels read it)
+    bool instrumented; // compiled for a check twin (each access calls the check's hooks)
 };
 
 struct launch_request {
@@ -317,7 +318,8 @@ struct configured : prefix_calls<configured<Body, P...>, type_list<>, type_list<
     {
         using args_t = std::tuple<typename std::decay<A>::type...>;
         static const kernel_ops ops = { run_block<Body, args_t>, run_thread<Body, args_t>,
-                                        destroy_task<Body, args_t>, sizeof(task<Body, args_t>) };
+                                        destroy_task<Body, args_t>, sizeof(task<Body, args_t>),
+                                        GPULAB_SIM_TSAN != 0 };
         constexpr int n = sizeof...(A);
         const void *ptrs[n + 1] = { pointer_or_null(args)..., nullptr };
         const bool is_ptr[n + 1] = { std::is_pointer<typename std::decay<A>::type>::value...,
@@ -425,7 +427,8 @@ cudaError_t launch_from_args(void (*func)(P...), dim3 grid, dim3 block, void **a
     typedef args_body<P...> body_t;
     typedef std::tuple<typename std::decay<P>::type...> args_t;
     static const kernel_ops ops = { run_block<body_t, args_t>, run_thread<body_t, args_t>,
-                                    destroy_task<body_t, args_t>, sizeof(task<body_t, args_t>) };
+                                    destroy_task<body_t, args_t>, sizeof(task<body_t, args_t>),
+                                    GPULAB_SIM_TSAN != 0 };
     constexpr int n = sizeof...(P);
     if (n > 0 && !args)
         return cudaErrorInvalidValue;

@@ -52,6 +52,33 @@ run_ok("the CUDA program" "${bin}/app")
 expect("the CUDA program" "${out}" "cmake-app y\\[999\\]=2997 dot=14 nvcc=12\\.4")
 run_ok("the C++ program on gpulab::cublas" "${bin}/host_only")
 expect("the C++ program" "${out}" "host-only dot=14")
+# The check mode on programs CMake built (each .cu object carries its check
+# build; the link makes the twin): the planted bug found at its line, with
+# gpulab sanitizer's exit statuses; the correct program (its kernel calls a
+# __device__ function of another object) clean; a C++ program linked by the
+# C++ compiler has no twin, and the tool says so with status 2.
+set(sanitizer "${prefix}/bin/gpulab" sanitizer)
+execute_process(COMMAND ${sanitizer} "${bin}/off_by_one" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect("gpulab sanitizer off_by_one" "${out}${err}" "Invalid __global__ write of size 4 bytes")
+expect("gpulab sanitizer off_by_one" "${err}" "at fill in [^=]*off_by_one\\.cu:9")
+expect("gpulab sanitizer off_by_one" "${err}" "ERROR SUMMARY: [1-9][0-9]* errors?")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gpulab sanitizer off_by_one: the program's own status 0 expected, got ${rc}")
+endif()
+execute_process(COMMAND ${sanitizer} --error-exitcode 3 "${bin}/off_by_one" RESULT_VARIABLE rc
+                OUTPUT_QUIET ERROR_QUIET)
+if(NOT rc EQUAL 3)
+  message(FATAL_ERROR "gpulab sanitizer --error-exitcode 3 off_by_one: status ${rc}, expected 3")
+endif()
+run_ok("gpulab sanitizer --tool all --leak-check full app" ${sanitizer} --tool all --leak-check full
+       --error-exitcode 1 "${bin}/app")
+execute_process(COMMAND ${sanitizer} "${bin}/host_only" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect("gpulab sanitizer host_only" "${err}" "has no check build")
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "gpulab sanitizer host_only: status ${rc}, expected 2")
+endif()
 # The dependencies the build tool read name the real source, not a rewritten copy.
 if(GENERATOR MATCHES "Ninja")
   run_ok("ninja -t deps" "${CMAKE_COMMAND}" --build "${bin}" -- -t deps)

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# The `gpulab` instruments as a user meets them: `gpulab sanitizer` (options,
+# reports, exit statuses, log file, print limit, objects compiled apart and
+# linked later, bad input) and `gpulab smi` (the table, -L, -q, CSV that
+# Python's csv module reads, a running program's memory).
+#   test_gpulab_tools.sh BIN_DIR WORK_DIR
+set -uo pipefail
+bin=$(cd "$1" && pwd)
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+check="$here/../check"
+gpulab="$bin/gpulab"
+nvcc="$bin/gpulab-nvcc"
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+cd "$work" || exit 1
+export XDG_RUNTIME_DIR="$work/run"
+mkdir -p "$XDG_RUNTIME_DIR"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# has FILE REGEX WHAT
+has() { grep -Eq -- "$2" "$1" || { fail "$3: no /$2/ in:"; sed 's/^/    /' "$1"; }; }
+hasnt() { if grep -Eq -- "$2" "$1"; then fail "$3: /$2/ should not be in:"; sed 's/^/    /' "$1"; fi; }
+status() { [ "$1" = "$2" ] || fail "$3: exit status $1, expected $2"; }
+
+build() { "$nvcc" -O2 -g -o "$@" > build.log 2>&1 || { cat build.log; fail "building $*"; }; }
+build oob "$check/mem_oob_write.cu"
+build leak "$check/mem_leak.cu"
+build race "$check/race_waw.cu"
+build clean "$check/ok_vector_add.cu"
+build two "$here/two_bugs.cu"
+build hold "$here/hold_memory.cu"
+# Compiled apart and linked later, as CMake and make do; and an object compiled
+# without its check build.
+"$nvcc" -O2 -g -c -o oob_apart.o "$check/mem_oob_write.cu" && "$nvcc" -o oob_apart oob_apart.o ||
+  fail "compiling and linking apart"
+"$nvcc" -O2 -g -c --no-check-twin -o oob_bare.o "$check/mem_oob_write.cu" &&
+  "$nvcc" -o oob_bare oob_bare.o || fail "compiling without a check build"
+build no_twin --no-check-twin "$check/mem_oob_write.cu"
+
+# --- sanitizer: reports and statuses ---------------------------------------
+"$gpulab" sanitizer ./oob > out 2> err; status $? 0 "sanitizer ./oob (the program's status)"
+has err '^========= gpulab-sim check mode: memcheck$' "sanitizer ./oob"
+has err 'Invalid __global__ write of size 4 bytes' "sanitizer ./oob"
+has err 'at fill_kernel in .*mem_oob_write\.cu:24' "sanitizer ./oob"
+has err 'ERROR SUMMARY: [1-9][0-9]* errors?' "sanitizer ./oob"
+has out 'fill_kernel: cudaErrorLaunchFailure' "sanitizer ./oob (the program's own output)"
+"$gpulab" sanitizer --error-exitcode 7 ./oob > /dev/null 2>&1; status $? 7 "--error-exitcode 7"
+"$gpulab" sanitizer --error-exitcode=7 ./clean > out 2> err; status $? 0 "--error-exitcode=7 on a clean program"
+has err 'ERROR SUMMARY: 0 errors' "clean program"
+has out 'PASS' "clean program"
+# The program's own status passes through (5), or N replaces it.
+"$gpulab" sanitizer --tool initcheck ./two > out 2> err; status $? 5 "the program's own status"
+has err 'Uninitialized __global__ memory read of size 4 bytes' "--tool initcheck"
+hasnt err 'Leaked' "--tool initcheck (memcheck's leak check)"
+"$gpulab" sanitizer --tool racecheck ./race > out 2> err
+has err 'Race reported between' "--tool racecheck"
+# Leaks: reported with --leak-check full only, as compute-sanitizer does.
+"$gpulab" sanitizer ./leak > out 2> err; status $? 0 "leaks without --leak-check"
+hasnt err 'Leaked' "leaks without --leak-check"
+"$gpulab" sanitizer --leak-check full --error-exitcode 3 ./leak > out 2> err
+status $? 3 "--leak-check full"
+has err 'Leaked 256 bytes' "--leak-check full"
+has err 'LEAK SUMMARY' "--leak-check full"
+# --log-file: the reports in the file (%p: the pid), the program's output where it was.
+"$gpulab" sanitizer --log-file "$work/log.%p.txt" ./oob > out 2> err
+logs=("$work"/log.*.txt)
+[ ${#logs[@]} = 1 ] && [ -f "${logs[0]}" ] || fail "--log-file: one log.<pid>.txt expected, found: ${logs[*]}"
+[ -f "${logs[0]}" ] && has "${logs[0]}" 'Invalid __global__ write of size 4 bytes' "--log-file"
+hasnt err '=========' "--log-file (standard error)"
+has out 'fill_kernel' "--log-file (the program's output)"
+# --print-limit: the reports after the first N are left out, still counted.
+"$gpulab" sanitizer --print-limit 1 ./two > out 2> err
+has err 'Invalid __global__ write' "--print-limit 1"
+[ "$(grep -c 'Program hit' err)" = 0 ] || fail "--print-limit 1: more than one report printed"
+has err 'ERROR SUMMARY: [0-9]+ errors \([0-9]+ reports? not printed: print limit 1\)' "--print-limit 1"
+# Objects compiled apart carry their check build.
+"$gpulab" sanitizer ./oob_apart > out 2> err
+has err 'at fill_kernel in .*mem_oob_write\.cu:24' "an object compiled with -c, linked later"
+# An object without one: said, counted, and never status 0.
+"$gpulab" sanitizer ./oob_bare > out 2> err; status $? 2 "a kernel compiled without its check build"
+has err 'Kernel not checked: fill_kernel' "a kernel compiled without its check build"
+
+# --- sanitizer: bad input --------------------------------------------------
+"$gpulab" sanitizer --bogus ./oob > out 2> err; status $? 2 "an unknown option"
+has err 'unknown option --bogus' "an unknown option"
+"$gpulab" sanitizer --tool nocheck ./oob > out 2> err; status $? 2 "an unknown tool"
+has err 'unknown tool' "an unknown tool"
+"$gpulab" sanitizer ./no-such-program > out 2> err; status $? 2 "a program that does not exist"
+has err 'no such program' "a program that does not exist"
+"$gpulab" sanitizer /bin/true > out 2> err; status $? 2 "a program not built for the simulator"
+has err 'not a program built for gpulab' "a program not built for the simulator"
+"$gpulab" sanitizer ./no_twin > out 2> err; status $? 2 "a program without a check build"
+has err 'has no check build' "a program without a check build"
+"$gpulab" sanitizer --log-file /no/such/dir/log ./oob > out 2> err; status $? 2 "an unwritable log file"
+has err 'cannot write there' "an unwritable log file"
+"$gpulab" sanitizer > out 2> err; status $? 2 "no program"
+"$gpulab" nosuchtool > out 2> err; status $? 2 "an unknown tool name"
+has err 'no such tool' "an unknown tool name"
+"$gpulab" sanitizer --help > out; status $? 0 "sanitizer --help"
+has out -- '--error-exitcode' "sanitizer --help"
+
+# --- smi -------------------------------------------------------------------
+GPULAB_SIM_DEVICES=2 GPULAB_SIM_MODEL=t4 "$gpulab" smi -L > out 2> err; status $? 0 "smi -L"
+has out '^GPU 0: NVIDIA T4 \(modeled\) \(UUID: GPU-' "smi -L"
+has out '^GPU 1: ' "smi -L"
+[ -s err ] && { fail "smi -L wrote to standard error:"; cat err; }
+# A program holding memory while smi looks.
+exec 3> >(cd "$work" && GPULAB_SIM_DEVICES=2 ./hold > hold.out)
+for _ in $(seq 100); do grep -q ready hold.out 2> /dev/null && break; sleep 0.1; done
+has hold.out ready "the program holding memory"
+GPULAB_SIM_DEVICES=2 "$gpulab" smi > out 2> err; status $? 0 "smi"
+has out 'GPULAB-SMI' "smi"
+has out '\| +0 +[0-9]+ +C +.*/hold +96MiB \|' "smi (the program on GPU 0)"
+has out '\| +1 +[0-9]+ +C +.*/hold +32MiB \|' "smi (the program on GPU 1)"
+has out '96MiB / [0-9]+MiB' "smi (memory used on GPU 0)"
+GPULAB_SIM_DEVICES=2 GPULAB_SIM_MODEL=a100 "$gpulab" smi --query-gpu=index,name,memory.used,memory.total,compute_cap --format=csv > out
+status $? 0 "smi --query-gpu"
+python3 - out << 'PY' || fail "smi --query-gpu: the CSV does not read as expected"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1]), skipinitialspace=True))
+assert rows[0] == ["index", "name", "memory.used [MiB]", "memory.total [MiB]", "compute_cap"], rows[0]
+assert len(rows) == 3, rows
+assert rows[1][:3] == ["0", "NVIDIA A100-SXM4-40GB", "96 MiB"], rows[1]
+assert rows[2][2] == "32 MiB" and rows[2][4] == "8.0", rows[2]
+PY
+GPULAB_SIM_DEVICES=2 "$gpulab" smi -q -i 0 > out; status $? 0 "smi -q -i 0"
+has out 'NVSMI LOG' "smi -q"
+has out 'Used +: 96 MiB' "smi -q"
+has out 'Name +: .*/hold' "smi -q (the process)"
+exec 3>&-
+for _ in $(seq 100); do [ -z "$(ls "$XDG_RUNTIME_DIR/gpulab-sim" 2> /dev/null)" ] && break; sleep 0.1; done
+"$gpulab" smi > out; has out 'No running processes found' "smi after the program exited"
+"$gpulab" smi --query-gpu=name,fan.speed --format=csv > out 2> err; status $? 2 "smi: an unknown field"
+has err 'Field "fan.speed" is not a valid field to query' "smi: an unknown field"
+"$gpulab" smi --bogus > out 2> err; status $? 2 "smi: an unknown option"
+"$gpulab" smi -i 9 > out 2> err; status $? 6 "smi: a GPU that does not exist"
+# A program killed without exiting leaves its file; smi removes it.
+mkdir -p "$XDG_RUNTIME_DIR/gpulab-sim"
+sh -c 'exit 0' & dead=$!; wait $dead
+cp /dev/null "$XDG_RUNTIME_DIR/gpulab-sim/$dead"
+"$gpulab" smi > /dev/null
+[ ! -e "$XDG_RUNTIME_DIR/gpulab-sim/$dead" ] || fail "smi left a dead program's file"
+
+if [ "$fails" -gt 0 ]; then
+  echo "$fails checks failed"
+  exit 1
+fi
+echo "gpulab tools: all checks passed"
