@@ -4,6 +4,7 @@
 // (GPULAB_SIM_MODEL_REPORT). docs/model.md explains the formulas and how far
 // to trust them. Every time here is modeled: nothing was measured on a GPU.
 #include "model.hpp"
+#include "trace.hpp"
 
 #include "check.hpp"
 #include "gpulab_sim/model.h"
@@ -499,8 +500,10 @@ void model_kernel(cudaStream_t s, const char *name, const kernel_shape &k)
     }
     model_result m = model_kernel_time(*g, k, c);
     std::lock_guard<std::mutex> lock(model_mutex);
-    advance(s, m.us);
+    double end = advance(s, m.us);
     add_row(name, "kernel", m, k.grid, k.block, basis_text());
+    trace_device_op(executor_device, stream_key(s), "kernel", name, end - m.us, end, 0, g->name,
+                    m.bound, m.bytes, &k.grid, &k.block);
 }
 
 void model_copy(cudaStream_t s, const void *dst, const void *src, size_t bytes, const char *call)
@@ -525,8 +528,10 @@ void model_copy(cudaStream_t s, const void *dst, const void *src, size_t bytes, 
                : kind == copy_kind::d2d ? engine::dram
                                         : engine::none;
     std::lock_guard<std::mutex> lock(model_mutex);
-    advance(s, m.us, e);
+    double end = advance(s, m.us, e);
     add_row(name, "memcpy", m, dim3(0, 0, 0), dim3(0, 0, 0), "bytes");
+    trace_device_op(executor_device, stream_key(s), "memcpy", name, end - m.us, end, (int)e,
+                    g->name, m.bound, m.bytes);
 }
 
 void model_memset(cudaStream_t s, size_t bytes)
@@ -536,8 +541,10 @@ void model_memset(cudaStream_t s, size_t bytes)
         return;
     model_result m = model_memset_time(*g, (double)bytes);
     std::lock_guard<std::mutex> lock(model_mutex);
-    advance(s, m.us, engine::dram);
+    double end = advance(s, m.us, engine::dram);
     add_row("cudaMemset", "memset", m, dim3(0, 0, 0), dim3(0, 0, 0), "bytes");
+    trace_device_op(executor_device, stream_key(s), "memset", "cudaMemset", end - m.us, end,
+                    (int)engine::dram, g->name, m.bound, m.bytes);
 }
 
 void model_blas(cudaStream_t s, const char *name, double flops, double bytes, double size)
@@ -547,8 +554,19 @@ void model_blas(cudaStream_t s, const char *name, double flops, double bytes, do
         return;
     model_result m = model_blas_time(*g, flops, bytes, size);
     std::lock_guard<std::mutex> lock(model_mutex);
-    advance(s, m.us);
+    double end = advance(s, m.us);
     add_row(name, "cublas", m, dim3(0, 0, 0), dim3(0, 0, 0), "flops and bytes");
+    trace_device_op(executor_device, stream_key(s), "cublas", name, end - m.us, end, 0, g->name,
+                    m.bound, m.bytes);
+}
+
+void model_wait(cudaStream_t s, double event_ms)
+{
+    if (!model_gpu() || event_ms < 0)
+        return;
+    std::lock_guard<std::mutex> lock(model_mutex);
+    double &clock = clocks[{ executor_device, stream_key(s) }];
+    clock = std::max(clock, event_ms * 1e3);
 }
 
 double model_stamp(cudaStream_t s)

@@ -111,6 +111,9 @@ void model_blas(cudaStream_t s, const char *name, double flops, double bytes, do
 // The modeled clock of stream s at this point of its work, in ms (for
 // cudaEventRecord); -1 when the model is off.
 double model_stamp(cudaStream_t s);
+// Stream s waits for an event recorded at `event_ms` on the modeled clock
+// (cudaStreamWaitEvent): its clock moves up to it.
+void model_wait(cudaStream_t s, double event_ms);
 
 } // namespace gpulab_sim
 

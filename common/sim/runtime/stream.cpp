@@ -458,8 +458,16 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned int fla
         return record(cudaErrorInvalidValue);
     if (!event_valid(ev) || !stream_device(s, &sd))
         return record(cudaErrorInvalidResourceHandle);
-    if (ev->seq == 0 || ev->device == sd)
-        return cudaSuccess; // one queue per device: already in order
+    if (ev->seq == 0)
+        return cudaSuccess;
+    if (ev->device == sd) {
+        // One queue per device: already in order. The model's clock of s moves
+        // up to the event's (the op reads it when it runs, after the record).
+        return record(enqueue(s, "cudaStreamWaitEvent", [ev, s]() {
+            model_wait(s, ev->model_ms);
+            return cudaSuccess;
+        }));
+    }
     int ed = ev->device;
     uint64_t seq = ev->seq;
     return record(enqueue(s, "cudaStreamWaitEvent", [ed, seq]() {

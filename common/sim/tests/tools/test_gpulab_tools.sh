@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The `gpulab` instruments as a user meets them: `gpulab sanitizer` (options,
 # reports, exit statuses, log file, print limit, objects compiled apart and
-# linked later, bad input) and `gpulab smi` (the table, -L, -q, CSV that
-# Python's csv module reads, a running program's memory).
+# linked later, bad input), `gpulab smi` (the table, -L, -q, CSV that
+# Python's csv module reads, a running program's memory) and `gpulab nsys`
+# (a two-stream timeline read back with Python's json: rows, modeled times,
+# an event's order, overlap; stats; an existing file; bad input).
 #   test_gpulab_tools.sh BIN_DIR WORK_DIR
 set -uo pipefail
 bin=$(cd "$1" && pwd)
@@ -142,6 +144,63 @@ sh -c 'exit 0' & dead=$!; wait $dead
 cp /dev/null "$XDG_RUNTIME_DIR/gpulab-sim/$dead"
 "$gpulab" smi > /dev/null
 [ ! -e "$XDG_RUNTIME_DIR/gpulab-sim/$dead" ] || fail "smi left a dead program's file"
+
+# --- nsys ------------------------------------------------------------------
+build streams "$here/streams_timeline.cu"
+"$gpulab" nsys profile -o "$work/tl" --svg ./streams > out 2> err; status $? 0 "nsys profile"
+has out 'PASS streams_timeline' "nsys profile (the program's output)"
+has out "Generated:" "nsys profile"
+has out "$work/tl.json" "nsys profile"
+[ -s "$work/tl.svg" ] || fail "nsys profile --svg: no tl.svg"
+python3 - "$work/tl.json" << 'PY' || fail "nsys profile: the timeline does not read as expected"
+import json, sys
+text = open(sys.argv[1]).read()
+events = json.loads(text)
+rows = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("name") == "thread_name"}
+procs = {e["pid"]: e["args"]["name"] for e in events if e.get("name") == "process_name"}
+x = [e for e in events if e["ph"] == "X"]
+assert procs == {1: "GPU 0 (modeled NVIDIA T4)"}, procs
+def on(kind, name_part, row):
+    found = [e for e in x if e["cat"] == kind and name_part in e["name"] and rows[(e["pid"], e["tid"])] == row]
+    assert found, (kind, name_part, row, [(e["name"], rows[(e["pid"], e["tid"])]) for e in x])
+    return found
+up_a, up_b = sorted(on("memcpy", "H2D pinned", "Stream 1"), key=lambda e: e["ts"])
+kernel, = on("kernel", "scale", "Stream 2")
+assert kernel["args"]["clock"] == "modeled NVIDIA T4" and kernel["args"]["grid"] == "(4096,1,1)"
+# The event orders the kernel after a's copy; b's copy overlaps the kernel.
+assert kernel["ts"] >= up_a["ts"] + up_a["dur"] - 1e-6, (kernel, up_a)
+assert up_b["ts"] < kernel["ts"] + kernel["dur"] and kernel["ts"] < up_b["ts"] + up_b["dur"], (up_b, kernel)
+# Both uploads take turns on the H2D engine's row.
+engine = on("memcpy", "H2D", "Copy engine H2D")
+assert len(engine) == 2
+on("memcpy", "D2H pageable", "Default stream")
+for e in x:
+    assert e["dur"] > 0, e
+PY
+"$gpulab" nsys stats "$work/tl.json" > out 2> err; status $? 0 "nsys stats"
+has out 'CUDA GPU Kernel Summary \(cuda_gpu_kern_sum\)' "nsys stats"
+has out '100\.0 +[0-9]+ +1 +.* scale$' "nsys stats (the kernel's row)"
+has out '\[CUDA memcpy Host-to-Device\]' "nsys stats (memory operations)"
+has out 'modeled NVIDIA T4' "nsys stats (the clock)"
+# The same name again: refused, kept; replaced with --force-overwrite true.
+"$gpulab" nsys profile -o "$work/tl" ./streams > out 2> err; status $? 2 "nsys profile over an existing file"
+has err 'already exists' "nsys profile over an existing file"
+GPULAB_SIM_MODEL=a100 "$gpulab" nsys profile -o "$work/tl" --force-overwrite true ./streams > out 2> err
+status $? 0 "nsys profile --force-overwrite true"
+grep -q 'modeled NVIDIA A100' "$work/tl.json" || fail "nsys profile: GPULAB_SIM_MODEL=a100 not used"
+# A default name; bad input.
+(cd "$work" && "$gpulab" nsys profile ./streams > out 2> err); status $? 0 "nsys profile (default name)"
+[ -s "$work/report1.json" ] || fail "nsys profile: no report1.json"
+"$gpulab" nsys profile --bogus ./streams > out 2> err; status $? 2 "nsys profile: an unknown option"
+"$gpulab" nsys profile -o /no/such/dir/x ./streams > out 2> err; status $? 2 "nsys profile: an unwritable file"
+has err 'cannot write there' "nsys profile: an unwritable file"
+"$gpulab" nsys stats "$work/no-such.json" > out 2> err; status $? 2 "nsys stats: no such file"
+printf 'not a timeline\n' > "$work/junk.json"
+"$gpulab" nsys stats "$work/junk.json" > out 2> err; status $? 1 "nsys stats: not a timeline"
+has err 'not a timeline' "nsys stats: not a timeline"
+# A program that crashes keeps what it recorded (the closing bracket may be missing).
+head -c -3 "$work/tl.json" > "$work/cut.json"
+"$gpulab" nsys stats "$work/cut.json" > out 2> err; status $? 0 "nsys stats on a cut timeline"
 
 if [ "$fails" -gt 0 ]; then
   echo "$fails checks failed"
