@@ -126,6 +126,13 @@ function(gpulab_add_lab name)
   # checks run), which the grader's --submission builds.
   add_custom_target(${name})
   add_custom_target(${name}-grading)
+  # The instruments the handouts run beside the lab's programs (`gpulab nsys
+  # ... --svg`, `gpulab smi`: docs/tools.md).
+  foreach(tool IN ITEMS gpulab-smi gpulab-trace)
+    if(TARGET ${tool})
+      add_dependencies(${name} ${tool})
+    endif()
+  endforeach()
   foreach(backend IN LISTS GPULAB_BACKENDS)
     foreach(variant IN LISTS variants)
       set(target "${name}-${backend}-${variant}")

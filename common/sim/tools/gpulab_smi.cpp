@@ -226,7 +226,7 @@ void list()
 {
     for (size_t d = 0; d < gpus.size(); d++)
         printf("GPU %zu: %s%s (UUID: %s)\n", d, gpus[d].name.c_str(),
-               gpus[d].modeled ? " (modeled)" : " (simulated)", uuid((int)d).c_str());
+               gpus[d].modeled ? " (modeled)" : "", uuid((int)d).c_str());
 }
 
 void query(int only)
