@@ -143,22 +143,21 @@ void __tsan_write_range(void *p, unsigned long n)
 // instrumented objects, and to these names themselves from LLVM 15 on. They
 // check the bytes read and written as one access each, as the hooks above,
 // then copy.
-void *__tsan_memcpy(void *d, const void *s, size_t n)
+static inline void check_copy(void *d, const void *s, size_t n, uintptr_t pc)
 {
-    uintptr_t pc = (uintptr_t)__builtin_return_address(0);
     if (n) {
         check_access(s, n, false, pc);
         check_access(d, n, true, pc);
     }
+}
+void *__tsan_memcpy(void *d, const void *s, size_t n)
+{
+    check_copy(d, s, n, (uintptr_t)__builtin_return_address(0));
     return memcpy(d, s, n);
 }
 void *__tsan_memmove(void *d, const void *s, size_t n)
 {
-    uintptr_t pc = (uintptr_t)__builtin_return_address(0);
-    if (n) {
-        check_access(s, n, false, pc);
-        check_access(d, n, true, pc);
-    }
+    check_copy(d, s, n, (uintptr_t)__builtin_return_address(0));
     return memmove(d, s, n);
 }
 void *__tsan_memset(void *d, int c, size_t n)
