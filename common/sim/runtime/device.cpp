@@ -121,6 +121,7 @@ void fill_properties(cudaDeviceProp *p, int d)
         p->regsPerMultiprocessor = g->regs;
         p->maxThreadsPerMultiProcessor = g->max_warps * 32;
         p->maxBlocksPerMultiProcessor = g->max_blocks;
+        p->reservedSharedMemPerBlock = g->cc_major >= 8 ? 1024 : 0; // none before 8.0
     }
 }
 

@@ -2,6 +2,7 @@
 // cudaFuncSetAttribute), occupancy, the device clock, and the calls that the
 // simulator accepts without effect or does not support.
 #include "internal.hpp"
+#include "occupancy.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -75,13 +76,22 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
         return record(cudaErrorInvalidValue);
     if (!func)
         return record(cudaErrorInvalidDeviceFunction);
-    // The limits of the simulated device: 1536 threads, 16 blocks and 100 KiB
-    // of shared memory per multiprocessor, whole warps.
-    int warps = (block_size + 31) / 32;
-    int by_threads = 1536 / (warps * 32);
-    int by_shared = dynamic_shared ? (int)((100 * 1024) / dynamic_shared) : 16;
-    int n = by_threads < 16 ? by_threads : 16;
-    *blocks = by_shared < n ? by_shared : n;
+    // The calculator's arithmetic on the device this program sees (the
+    // modeled GPU's limits when the model is on), with the registers
+    // cudaFuncGetAttributes gives and no static shared memory (the
+    // simulator does not know a kernel's before it runs).
+    cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceProperties(&p, current_device());
+    if (e != cudaSuccess)
+        return e;
+    cudaFuncAttributes attr;
+    cudaFuncGetAttributes(&attr, func);
+    occupancy_kernel k;
+    k.block_threads = block_size;
+    k.regs_per_thread = attr.numRegs;
+    k.dynamic_smem = dynamic_shared;
+    k.max_dynamic_smem = (size_t)attr.maxDynamicSharedSizeBytes;
+    *blocks = occupancy_of(occupancy_device_of(p), k).blocks;
     return cudaSuccess;
 }
 

@@ -1,10 +1,12 @@
 // model.hpp — the performance model (GPULAB_SIM_MODEL): GPU profiles, the
 // formulas that turn the simulator's counts into modeled GPU time, and the
 // modeled clock of each stream. The rest of the runtime reports each piece
-// of work here as it runs on the device's executor. See model.cpp and
-// docs/model.md.
+// of work here as it runs on the device's executor. See model.cpp,
+// model_formulas.cpp and docs/model.md.
 #ifndef GPULAB_SIM_MODEL_HPP
 #define GPULAB_SIM_MODEL_HPP
+
+#include "occupancy.hpp"
 
 #include <cuda_runtime.h>
 
@@ -14,7 +16,7 @@
 namespace gpulab_sim
 {
 
-// A GPU as the model sees it: public specifications (sources in model.cpp).
+// A GPU as the model sees it: public specifications (sources in model_profiles.cpp).
 struct gpu_profile {
     const char *key;  // the value of GPULAB_SIM_MODEL
     const char *name; // full name, as printed
@@ -62,7 +64,8 @@ struct kernel_counts {
 // One launch's configuration.
 struct kernel_shape {
     dim3 grid, block;
-    size_t shmem; // dynamic shared memory per block
+    size_t shmem;           // dynamic shared memory per block
+    size_t static_smem = 0; // static __shared__ bytes per block, where known
 };
 
 // The model's verdict on one piece of work.
@@ -73,6 +76,13 @@ struct model_result {
     double sectors = 0;           // 32-byte sectors (kernels)
     double occupancy = 0;         // resident warps / max warps per SM (kernels)
     double waves = 0;             // waves of blocks over the SMs (kernels)
+    // Kernels, for `gpulab ncu`: the parts of the time (us) before they are
+    // added up (memory, instruction issue on the busiest SM, barrier waits,
+    // shared-memory wavefronts), the occupancy the blocks reach on average
+    // over the waves, and the registers per thread assumed.
+    double t_mem = 0, t_issue = 0, t_barrier = 0, t_shared = 0;
+    double achieved = 0;
+    int regs = 0;
 };
 
 // PCIe: usable GB/s per lane for generations 1 to 5 after encoding (PCI-SIG:
@@ -92,6 +102,9 @@ struct host_link {
 bool parse_host_link(const char *text, host_link *out);
 
 // The formulas (pure functions of the profile and the counts; tested alone).
+// Blocks per SM of launch k on GPU g, by the occupancy calculator's rules,
+// with the registers per thread the model assumes.
+occupancy model_occupancy(const gpu_profile &g, const kernel_shape &k);
 model_result model_kernel_time(const gpu_profile &g, const kernel_shape &k, const kernel_counts &c);
 enum class copy_kind { h2d, d2h, d2d, peer, h2h };
 model_result model_copy_time(const gpu_profile &g, copy_kind kind, double bytes, bool pinned,

@@ -9,9 +9,11 @@
 #include "trace.hpp"
 
 #include "internal.hpp"
+#include "model.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -104,25 +106,22 @@ bool ready()
     return true;
 }
 
-} // namespace
-
-void trace_device_op(int device, const void *stream, const char *kind, const std::string &name,
-                     double start_us, double end_us, int engine, const char *gpu, const char *bound,
-                     double bytes, const dim3 *grid, const dim3 *block)
+bool trace_wanted()
 {
     static const bool wanted = getenv("GPULAB_SIM_TRACE") && *getenv("GPULAB_SIM_TRACE");
-    if (!wanted)
-        return;
+    return wanted;
+}
+
+// One operation's slice on its stream's row (and its copy engine's), with
+// `detail` (JSON members) among its args.
+void write_op(int device, const void *stream, const char *kind, const std::string &name,
+              double start_us, double end_us, int engine, const char *gpu,
+              const std::string &detail)
+{
     static const char *engines[] = { "", "H2D", "D2H", "device memory" };
     std::string clock_text = std::string("modeled ") + gpu;
     const char *clock = clock_text.c_str();
     const char *engine_name = engine > 0 && engine < 4 ? engines[engine] : "";
-    char more[256];
-    int n = snprintf(more, sizeof(more), "\"bound\":\"%s\",\"bytes\":%.0f", bound, bytes);
-    if (grid && block && n > 0 && n < (int)sizeof(more))
-        snprintf(more + n, sizeof(more) - n, ",\"grid\":\"(%u,%u,%u)\",\"block\":\"(%u,%u,%u)\"",
-                 grid->x, grid->y, grid->z, block->x, block->y, block->z);
-    std::string detail = more;
     std::lock_guard<std::mutex> lock(trace_mutex);
     if (!ready() || device < 0 || device >= 16)
         return;
@@ -168,6 +167,82 @@ void trace_device_op(int device, const void *stream, const char *kind, const std
             name_row(pid, tid, std::string("Copy engine ") + engine_name, tid);
         slice(tid);
     }
+}
+
+void add(std::string &s, const char *key, double v)
+{
+    char b[96];
+    snprintf(b, sizeof(b), ",\"%s\":%.6g", key, v);
+    s += b;
+}
+
+} // namespace
+
+void trace_device_op(int device, const void *stream, const char *kind, const std::string &name,
+                     double start_us, double end_us, int engine, const char *gpu, const char *bound,
+                     double bytes)
+{
+    if (!trace_wanted())
+        return;
+    char more[160];
+    snprintf(more, sizeof(more), "\"bound\":\"%s\",\"bytes\":%.0f", bound, bytes);
+    write_op(device, stream, kind, name, start_us, end_us, engine, gpu, more);
+}
+
+void trace_kernel(int device, const void *stream, const char *name, double start_us, double end_us,
+                  const gpu_profile &g, const kernel_shape &k, const kernel_counts &c,
+                  const model_result &m, const char *basis)
+{
+    if (!trace_wanted())
+        return;
+    char head[256];
+    snprintf(head, sizeof(head),
+             "\"bound\":\"%s\",\"bytes\":%.0f,\"grid\":\"(%u,%u,%u)\",\"block\":\"(%u,%u,%u)\","
+             "\"ncu_cc\":\"%d.%d\",\"ncu_basis\":",
+             m.bound, m.bytes, k.grid.x, k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z,
+             g.cc_major, g.cc_minor);
+    std::string d = head;
+    json_text(d, basis);
+    occupancy o = model_occupancy(g, k);
+    d += ",\"ncu_limiter\":";
+    json_text(d, o.limiter);
+    // The GPU: SMs, clocks (the DRAM's from its data rate: two transfers a
+    // cycle per pin), peak bandwidth, resident warps per SM.
+    add(d, "ncu_sms", g.sms);
+    add(d, "ncu_sm_ghz", g.clock_ghz);
+    add(d, "ncu_dram_ghz", g.bus_bits > 0 ? g.dram_gbs * 8 / g.bus_bits / 2 : 0);
+    add(d, "ncu_dram_peak_gbs", g.dram_gbs);
+    add(d, "ncu_max_warps", g.max_warps);
+    // The launch and its occupancy (a resource that does not limit the
+    // blocks shows the SM's block limit, as ncu does).
+    add(d, "ncu_regs", m.regs);
+    add(d, "ncu_smem_static", (double)k.static_smem);
+    add(d, "ncu_smem_dynamic", (double)k.shmem);
+    add(d, "ncu_smem_reserved", g.cc_major >= 8 ? 1024 : 0);
+    add(d, "ncu_smem_config", (double)o.smem_config);
+    add(d, "ncu_by_blocks", o.by_blocks);
+    add(d, "ncu_by_warps", std::min(o.by_warps, o.by_blocks));
+    add(d, "ncu_by_regs", std::min(o.by_regs, o.by_blocks));
+    add(d, "ncu_by_smem", std::min(o.by_smem, o.by_blocks));
+    add(d, "ncu_blocks_per_sm", o.blocks);
+    add(d, "ncu_warps_per_sm", o.warps_per_sm);
+    add(d, "ncu_theoretical", m.occupancy);
+    add(d, "ncu_achieved", m.achieved);
+    add(d, "ncu_waves", m.waves);
+    // The counts and the parts of the time.
+    add(d, "ncu_ld_req", c.load_requests);
+    add(d, "ncu_ld_sec", c.load_sectors);
+    add(d, "ncu_st_req", c.store_requests);
+    add(d, "ncu_st_sec", c.store_sectors);
+    add(d, "ncu_sh_acc", c.shared_accesses);
+    add(d, "ncu_sh_req", c.shared_requests);
+    add(d, "ncu_sh_wave", c.shared_wavefronts);
+    add(d, "ncu_launch_us", g.launch_us);
+    add(d, "ncu_t_mem", m.t_mem);
+    add(d, "ncu_t_issue", m.t_issue);
+    add(d, "ncu_t_barrier", m.t_barrier);
+    add(d, "ncu_t_shared", m.t_shared);
+    write_op(device, stream, "kernel", name, start_us, end_us, 0, g.name, d);
 }
 
 } // namespace gpulab_sim

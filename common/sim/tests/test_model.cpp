@@ -1,4 +1,4 @@
-// test_model.cpp — the performance model's formulas (model.cpp) on their own:
+// test_model.cpp — the performance model's formulas (model_formulas.cpp) on their own:
 // the documented value for a streaming kernel on the T4, the ranking of
 // coalesced and strided access, occupancy and waves, copies by PCIe
 // generation (pinned, pageable, many small ones), memsets and cuBLAS calls,

@@ -1,10 +1,14 @@
-// gpulab_trace.cpp — what `gpulab nsys stats` and `gpulab nsys profile --svg`
-// make of a timeline written by the simulator (runtime/trace.cpp, one event a
-// line): nsys's summary reports (kernels, memory operations by time and by
-// size) and an SVG picture of the rows.
+// gpulab_trace.cpp — what `gpulab nsys stats`, `gpulab nsys profile --svg`
+// and `gpulab ncu` make of a timeline written by the simulator
+// (runtime/trace.cpp, one event a line): nsys's summary reports (kernels,
+// memory operations by time and by size), an SVG picture of the rows, and
+// ncu's per-kernel report (gpulab_ncu.cpp).
 //
 //   gpulab-trace stats FILE.json
 //   gpulab-trace svg FILE.json OUT.svg
+//   gpulab-trace ncu FILE.json PID PROGRAM [ncu options]
+#include "gpulab_trace.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -15,20 +19,10 @@
 #include <string>
 #include <vector>
 
-namespace
+namespace gpulab_trace
 {
 
-struct slice {
-    std::string name, kind, clock;
-    int pid = 0, tid = 0;
-    double ts = 0, dur = 0, bytes = 0;
-};
-
-struct row {
-    int pid, tid;
-    std::string name;
-};
-
+const char *tool_name = "gpulab nsys";
 std::vector<slice> slices;
 std::map<std::pair<int, int>, std::string> row_names;
 std::map<int, std::string> process_names;
@@ -75,12 +69,13 @@ bool load(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "gpulab nsys: %s: cannot read it (%s)\n", path, strerror(errno));
+        fprintf(stderr, "%s: %s: cannot read it (%s)\n", tool_name, path, strerror(errno));
         return false;
     }
-    char buf[8192];
+    char *buf = nullptr;
+    size_t cap = 0;
     int n = 0, bad = 0;
-    while (fgets(buf, sizeof(buf), f)) {
+    while (getline(&buf, &cap, f) > 0) {
         std::string line = buf;
         n++;
         if (line.find("\"ph\":") == std::string::npos)
@@ -113,17 +108,27 @@ bool load(const char *path)
         number_of(line, "bytes", &s.bytes);
         s.pid = (int)pid;
         s.tid = (int)tid;
+        if (s.kind == "kernel" && s.tid < 1000)
+            s.line = line;
         slices.push_back(s);
     }
+    free(buf);
     fclose(f);
     if (n == 0 || (slices.empty() && (bad || row_names.empty()))) {
-        fprintf(stderr, "gpulab nsys: %s is not a timeline the simulator wrote\n", path);
+        fprintf(stderr, "%s: %s is not a timeline the simulator wrote\n", tool_name, path);
         return false;
     }
     if (bad)
-        fprintf(stderr, "gpulab nsys: %s: %d lines not understood, left out\n", path, bad);
+        fprintf(stderr, "%s: %s: %d lines not understood, left out\n", tool_name, path, bad);
     return true;
 }
+
+} // namespace gpulab_trace
+
+using namespace gpulab_trace;
+
+namespace
+{
 
 std::string clock_label()
 {
@@ -370,6 +375,9 @@ int main(int argc, char **argv)
         return stats(argv[2]);
     if (argc == 4 && !strcmp(argv[1], "svg"))
         return svg(argv[2], argv[3]);
-    fprintf(stderr, "usage: gpulab-trace stats FILE.json | gpulab-trace svg FILE.json OUT.svg\n");
+    if (argc >= 5 && !strcmp(argv[1], "ncu"))
+        return ncu_report(argv[2], argv[3], argv[4], argc - 5, argv + 5);
+    fprintf(stderr, "usage: gpulab-trace stats FILE.json | gpulab-trace svg FILE.json OUT.svg | "
+                    "gpulab-trace ncu FILE.json PID PROGRAM [options]\n");
     return 2;
 }

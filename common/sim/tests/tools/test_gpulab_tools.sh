@@ -2,9 +2,11 @@
 # The `gpulab` instruments as a user meets them: `gpulab sanitizer` (options,
 # reports, exit statuses, log file, print limit, objects compiled apart and
 # linked later, bad input), `gpulab smi` (the table, -L, -q, CSV that
-# Python's csv module reads, a running program's memory) and `gpulab nsys`
+# Python's csv module reads, a running program's memory), `gpulab nsys`
 # (a two-stream timeline read back with Python's json: rows, modeled times,
-# an event's order, overlap; stats; an existing file; bad input).
+# an event's order, overlap; stats; an existing file; bad input) and
+# `gpulab ncu` (sections, sectors per request, occupancy limited by shared
+# memory, kernel filters, --csv read back with Python's csv; bad input).
 #   test_gpulab_tools.sh BIN_DIR WORK_DIR
 set -uo pipefail
 bin=$(cd "$1" && pwd)
@@ -201,6 +203,69 @@ has err 'not a timeline' "nsys stats: not a timeline"
 # A program that crashes keeps what it recorded (the closing bracket may be missing).
 head -c -3 "$work/tl.json" > "$work/cut.json"
 "$gpulab" nsys stats "$work/cut.json" > out 2> err; status $? 0 "nsys stats on a cut timeline"
+
+# --- ncu -------------------------------------------------------------------
+build ncuk "$here/ncu_kernels.cu"
+"$gpulab" ncu ./ncuk > out 2> err; status $? 0 "ncu"
+has out 'PASS ncu_kernels' "ncu (the program's output)"
+has err '^==PROF== Connected to process [0-9]+ \(.*/ncuk\)$' "ncu"
+has err '^==PROF== Disconnected from process [0-9]+$' "ncu"
+has out '^\[[0-9]+\] ncuk \(every figure below is modeled' "ncu"
+has out '^  copy_rows \(128,1,1\)x\(256,1,1\), Context 1, Default stream, Device 0, CC 7\.5 \(modeled NVIDIA T4\)$' "ncu (a launch's line)"
+has out '^    Section: GPU Speed Of Light Throughput$' "ncu (the basic set)"
+has out '^    Section: Occupancy$' "ncu (the basic set)"
+hasnt out 'Section: Memory Workload Analysis' "ncu (not in the basic set)"
+[ "$(grep -c '^  with_shared' out)" = 1 ] && [ "$(grep -c '^  copy_' out)" = 4 ] ||
+  fail "ncu: expected 5 launches in the report"
+"$gpulab" ncu --bogus ./ncuk > out 2> err; status $? 2 "ncu: an unknown option"
+"$gpulab" ncu --section Bogus ./ncuk > out 2> err; status $? 2 "ncu: an unknown section"
+has err 'no such section' "ncu: an unknown section"
+"$gpulab" ncu -o rep ./ncuk > out 2> err; status $? 2 "ncu -o"
+has err 'not available' "ncu -o"
+"$gpulab" ncu ./no-such > out 2> err; status $? 2 "ncu: no such program"
+"$gpulab" ncu /bin/true > out 2> err; status $? 2 "ncu: a program not built for the simulator"
+"$gpulab" ncu -k no_such_kernel ./ncuk > out 2> err; status $? 0 "ncu: no kernel chosen"
+has err 'No kernels were profiled' "ncu: no kernel chosen"
+# The full set as CSV on an A100: the counts and the occupancy calculator's figures.
+GPULAB_SIM_MODEL=a100 "$gpulab" ncu --set full --csv ./ncuk > csv 2> err; status $? 0 "ncu --csv"
+GPULAB_SIM_MODEL=a100 "$gpulab" ncu --csv --section LaunchStats -k regex:copy_ -s 1 -c 2 ./ncuk > csv2 2> err
+status $? 0 "ncu --csv with filters"
+python3 - csv csv2 << 'PY' || fail "ncu --csv: the report does not read as expected"
+import csv, sys
+def read(path):
+    lines = [l for l in open(path) if l.startswith('"')]
+    rows = list(csv.DictReader(lines))
+    assert rows, path
+    assert list(rows[0].keys()) == ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name",
+        "Context", "Stream", "Block Size", "Grid Size", "Device", "CC", "Section Name",
+        "Metric Name", "Metric Unit", "Metric Value"], rows[0].keys()
+    return rows
+rows = read(sys.argv[1])
+def value(kernel_id, name):
+    found = [r["Metric Value"] for r in rows if r["ID"] == str(kernel_id) and r["Metric Name"] == name]
+    assert len(found) == 1, (kernel_id, name, found)
+    return found[0]
+names = {r["ID"]: r["Kernel Name"] for r in rows}
+assert names == {"0": "copy_rows", "1": "copy_cols", "2": "copy_rows", "3": "copy_cols",
+                 "4": "with_shared"}, names
+assert {r["CC"] for r in rows} == {"8.0"}
+assert {r["Section Name"] for r in rows} == {"GPU Speed Of Light Throughput", "Launch Statistics",
+                                             "Occupancy", "Memory Workload Analysis"}
+assert value(0, "Global Load Sectors Per Request") == "4.00", value(0, "Global Load Sectors Per Request")
+assert value(1, "Global Load Sectors Per Request") == "32.00"
+assert value(0, "Global Load Requests") == "1,024"  # 32768 threads: 1024 warps, one load each
+# Occupancy: warps allow 8 blocks of 8 warps (64 a SM), 20 KiB + 1 KiB
+# reserved allows 7: shared memory limits, 56 of 64 warps.
+assert value(4, "Block Limit Warps") == "8" and value(4, "Block Limit Shared Mem") == "7"
+assert value(4, "Theoretical Occupancy") == "87.50", value(4, "Theoretical Occupancy")
+assert value(4, "Dynamic Shared Memory Per Block") == "20,480"
+assert value(0, "Block Limit Shared Mem") == "32"  # 1 KiB reserved: 164, capped at the SM's 32
+assert float(value(1, "Duration")) > float(value(0, "Duration"))  # strided is slower
+filtered = read(sys.argv[2])
+assert [(r["ID"], r["Kernel Name"]) for r in filtered if r["Metric Name"] == "Block Size"] == \
+    [("0", "copy_cols"), ("1", "copy_rows")], filtered
+assert {r["Section Name"] for r in filtered} == {"Launch Statistics"}
+PY
 
 if [ "$fails" -gt 0 ]; then
   echo "$fails checks failed"
