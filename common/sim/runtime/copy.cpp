@@ -6,6 +6,7 @@
 // initcheck.
 #include "check.hpp"
 #include "internal.hpp"
+#include "trace.hpp"
 #include "memory.hpp"
 #include "model.hpp"
 
@@ -135,12 +136,14 @@ extern "C" {
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind)
 {
+    gpulab_sim::trace_api api_call_("cudaMemcpy");
     return copy(dst, src, n, kind, 0, true, "cudaMemcpy");
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
                             cudaStream_t s)
 {
+    gpulab_sim::trace_api api_call_("cudaMemcpyAsync");
     return copy(dst, src, n, kind, s, false, "cudaMemcpyAsync");
 }
 
@@ -177,12 +180,14 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spi
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind)
 {
+    gpulab_sim::trace_api api_call_("cudaMemcpy2D");
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, 0, true);
 }
 
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t s)
 {
+    gpulab_sim::trace_api api_call_("cudaMemcpy2DAsync");
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, s, false);
 }
 
@@ -210,6 +215,7 @@ static cudaError_t copy_peer(void *dst, int dd, const void *src, int sd, size_t 
 
 cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n)
 {
+    gpulab_sim::trace_api api_call_("cudaMemcpyPeer");
     cudaError_t e = copy_peer(dst, dd, src, sd, n, 0, true);
     if (e == cudaSuccess && dd != current_device())
         e = record(device_sync(dd));
@@ -219,16 +225,19 @@ cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n)
 cudaError_t cudaMemcpyPeerAsync(void *dst, int dd, const void *src, int sd, size_t n,
                                 cudaStream_t s)
 {
+    gpulab_sim::trace_api api_call_("cudaMemcpyPeerAsync");
     return copy_peer(dst, dd, src, sd, n, s, false);
 }
 
 cudaError_t cudaMemset(void *p, int value, size_t n)
 {
+    gpulab_sim::trace_api api_call_("cudaMemset");
     return set(p, value, n, 0, true, "cudaMemset");
 }
 
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s)
 {
+    gpulab_sim::trace_api api_call_("cudaMemsetAsync");
     return set(p, value, n, s, false, "cudaMemsetAsync");
 }
 
@@ -237,6 +246,7 @@ cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s)
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset,
                                cudaMemcpyKind kind)
 {
+    gpulab_sim::trace_api api_call_("cudaMemcpyToSymbol");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -257,6 +267,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, si
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset,
                                  cudaMemcpyKind kind)
 {
+    gpulab_sim::trace_api api_call_("cudaMemcpyFromSymbol");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)

@@ -4,6 +4,7 @@
 // every routine uses (cublas_internal.hpp). The routines themselves:
 // cublas_level1.cpp, cublas_level23.cpp, cublas_batched.cpp.
 #include "cublas_internal.hpp"
+#include "trace.hpp"
 
 namespace gpulab_sim
 {
@@ -66,7 +67,7 @@ cublasStatus_t device_operands(const call &c, std::initializer_list<operand> ops
 
 cublasStatus_t begin(cublasHandle_t h, const char *fn, call *c)
 {
-    *c = call{ fn, h, -1 };
+    *c = call{ fn, h, -1, gpulab_sim::trace_on() ? gpulab_sim::trace_now_us() : 0 };
     if (!gpulab_sim::stream_device(h->stream, &c->device)) {
         report("%s: the handle's stream (%p, from cublasSetStream) is not a valid stream; was it "
                "destroyed?",
@@ -85,6 +86,8 @@ cublasStatus_t queue(const call &c, std::function<void()> work)
         work();
         return cudaSuccess;
     });
+    if (gpulab_sim::trace_on())
+        gpulab_sim::trace_host_call(c.fn, c.t0, gpulab_sim::trace_now_us());
     return e == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 

@@ -55,6 +55,7 @@ struct call {
     const char *fn;
     cublasHandle_t h; // null for the handle-less copies (cublasSetMatrix, ...)
     int device;       // device of the handle's stream; -1: memory of any device will do
+    double t0 = 0;    // when the call began, on the timeline's CPU clock (when one is written)
 };
 
 // What an operand touches: bytes from ptr + lo (lo < 0 only for a strided

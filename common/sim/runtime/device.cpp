@@ -1,6 +1,7 @@
 // device.cpp — simulated devices: how many (GPULAB_SIM_DEVICES), their
 // properties, the current device, peer access, synchronize and reset.
 #include "internal.hpp"
+#include "trace.hpp"
 #include "model.hpp"
 
 #include <atomic>
@@ -207,6 +208,7 @@ cudaError_t cudaGetDevice(int *device)
 
 cudaError_t cudaSetDevice(int device)
 {
+    gpulab_sim::trace_api api_call_("cudaSetDevice");
     if (!valid_device(device))
         return record(device_count() ? cudaErrorInvalidDevice : cudaErrorNoDevice);
     this_thread_device = device;
@@ -237,6 +239,7 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device)
 {
+    gpulab_sim::trace_api api_call_("cudaGetDeviceProperties");
     if (!prop)
         return record(cudaErrorInvalidValue);
     if (!valid_device(device))
@@ -388,6 +391,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
 
 cudaError_t cudaDeviceSynchronize(void)
 {
+    gpulab_sim::trace_api api_call_("cudaDeviceSynchronize");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -397,6 +401,7 @@ cudaError_t cudaDeviceSynchronize(void)
 
 cudaError_t cudaDeviceReset(void)
 {
+    gpulab_sim::trace_api api_call_("cudaDeviceReset");
     int d = this_thread_device;
     if (!valid_device(d))
         return record(cudaErrorNoDevice);
@@ -443,6 +448,7 @@ cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit)
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 {
+    gpulab_sim::trace_api api_call_("cudaMemGetInfo");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)

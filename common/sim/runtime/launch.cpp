@@ -5,6 +5,7 @@
 // grid.cpp (cooperative grids), fault.cpp (kernels that stop).
 #include "check.hpp"
 #include "exec.hpp"
+#include "trace.hpp"
 
 #include <cstdlib>
 #include <map>
@@ -215,6 +216,8 @@ void unchecked_kernel(const launch_request &r)
 
 cudaError_t submit(const launch_request &r, bool cooperative)
 {
+    trace_api api_call_(cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel",
+                        r.kernel_name);
     auto j = std::make_shared<job>();
     j->req = r;
     j->pointers.assign(r.pointers, r.pointers + r.n_args);

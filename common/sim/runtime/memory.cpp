@@ -19,6 +19,7 @@
 #include "board.hpp"
 #include "check.hpp"
 #include "internal.hpp"
+#include "trace.hpp"
 #include "memory.hpp"
 #include "model.hpp"
 
@@ -426,11 +427,13 @@ void gpulab_sim_alloc_site(const char *file, int line, const char *function)
 
 cudaError_t cudaMalloc(void **p, size_t size)
 {
+    gpulab_sim::trace_api api_call_("cudaMalloc");
     return device_alloc(p, size, false, "cudaMalloc", take_site());
 }
 
 cudaError_t cudaMallocManaged(void **p, size_t size, unsigned int flags)
 {
+    gpulab_sim::trace_api api_call_("cudaMallocManaged");
     alloc_site site = take_site();
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
         return record(cudaErrorInvalidValue);
@@ -439,6 +442,7 @@ cudaError_t cudaMallocManaged(void **p, size_t size, unsigned int flags)
 
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
+    gpulab_sim::trace_api api_call_("cudaMallocPitch");
     alloc_site site = take_site();
     if (!pitch)
         return record(cudaErrorInvalidValue);
@@ -448,6 +452,7 @@ cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height
 
 cudaError_t cudaFree(void *p)
 {
+    gpulab_sim::trace_api api_call_("cudaFree");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -480,6 +485,7 @@ cudaError_t cudaFree(void *p)
 
 cudaError_t cudaHostAlloc(void **p, size_t size, unsigned int flags)
 {
+    gpulab_sim::trace_api api_call_("cudaHostAlloc");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -497,11 +503,13 @@ cudaError_t cudaHostAlloc(void **p, size_t size, unsigned int flags)
 
 cudaError_t cudaMallocHost(void **p, size_t size)
 {
+    gpulab_sim::trace_api api_call_("cudaMallocHost");
     return cudaHostAlloc(p, size, cudaHostAllocDefault);
 }
 
 cudaError_t cudaFreeHost(void *p)
 {
+    gpulab_sim::trace_api api_call_("cudaFreeHost");
     if (!p)
         return cudaSuccess;
     std::lock_guard<std::mutex> lock(mem_mutex);
@@ -517,6 +525,7 @@ cudaError_t cudaFreeHost(void *p)
 
 cudaError_t cudaHostRegister(void *p, size_t size, unsigned int flags)
 {
+    gpulab_sim::trace_api api_call_("cudaHostRegister");
     (void)flags;
     if (!p || size == 0)
         return record(cudaErrorInvalidValue);
@@ -529,6 +538,7 @@ cudaError_t cudaHostRegister(void *p, size_t size, unsigned int flags)
 
 cudaError_t cudaHostUnregister(void *p)
 {
+    gpulab_sim::trace_api api_call_("cudaHostUnregister");
     std::lock_guard<std::mutex> lock(mem_mutex);
     if (!pinned.erase((uintptr_t)p))
         return record(cudaErrorHostMemoryNotRegistered);
@@ -545,6 +555,7 @@ cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned int flags)
 
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s)
 {
+    gpulab_sim::trace_api api_call_("cudaMemPrefetchAsync");
     (void)s;
     allocation al;
     if (!range_in_allocation(p, n, &al) || !al.managed)

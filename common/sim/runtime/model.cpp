@@ -356,10 +356,13 @@ void model_wait(cudaStream_t s, double event_ms)
 
 double model_stamp(cudaStream_t s)
 {
-    if (!model_gpu())
+    const gpu_profile *g = model_gpu();
+    if (!g)
         return -1;
     std::lock_guard<std::mutex> lock(model_mutex);
-    return advance(s, 0) / 1e3;
+    double t = advance(s, 0);
+    trace_device_mark(executor_device, stream_key(s), "cudaEventRecord", t, g->name);
+    return t / 1e3;
 }
 
 } // namespace gpulab_sim

@@ -15,6 +15,7 @@
 // is then fixed by the program, never by how fast the executor ran. Work
 // queued after the failed op is skipped, as on a GPU whose context is lost.
 #include "internal.hpp"
+#include "trace.hpp"
 #include "model.hpp"
 
 #include <condition_variable>
@@ -271,6 +272,7 @@ extern "C" {
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *ps, unsigned int flags)
 {
+    gpulab_sim::trace_api api_call_("cudaStreamCreateWithFlags");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -286,11 +288,13 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *ps, unsigned int flags)
 
 cudaError_t cudaStreamCreate(cudaStream_t *ps)
 {
+    gpulab_sim::trace_api api_call_("cudaStreamCreate");
     return cudaStreamCreateWithFlags(ps, cudaStreamDefault);
 }
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *ps, unsigned int flags, int priority)
 {
+    gpulab_sim::trace_api api_call_("cudaStreamCreateWithPriority");
     (void)priority; // one queue per device: priorities cannot reorder work
     return cudaStreamCreateWithFlags(ps, flags);
 }
@@ -306,6 +310,7 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 
 cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
+    gpulab_sim::trace_api api_call_("cudaStreamDestroy");
     std::lock_guard<std::mutex> lock(registry_mutex);
     if (!s || !streams.erase(s))
         return record(cudaErrorInvalidResourceHandle);
@@ -315,6 +320,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
 
 cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
+    gpulab_sim::trace_api api_call_("cudaStreamSynchronize");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -324,6 +330,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s)
 
 cudaError_t cudaStreamQuery(cudaStream_t s)
 {
+    gpulab_sim::trace_api api_call_("cudaStreamQuery");
     CUstream_st *st;
     int d;
     cudaError_t e = enter(&d);
@@ -341,6 +348,7 @@ cudaError_t cudaStreamQuery(cudaStream_t s)
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pe, unsigned int flags)
 {
+    gpulab_sim::trace_api api_call_("cudaEventCreateWithFlags");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -356,11 +364,13 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pe, unsigned int flags)
 
 cudaError_t cudaEventCreate(cudaEvent_t *pe)
 {
+    gpulab_sim::trace_api api_call_("cudaEventCreate");
     return cudaEventCreateWithFlags(pe, cudaEventDefault);
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t ev)
 {
+    gpulab_sim::trace_api api_call_("cudaEventDestroy");
     std::lock_guard<std::mutex> lock(registry_mutex);
     if (!ev || !events.erase(ev))
         return record(cudaErrorInvalidResourceHandle);
@@ -371,6 +381,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t ev)
 
 cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 {
+    gpulab_sim::trace_api api_call_("cudaEventRecord");
     int d, sd;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -403,6 +414,7 @@ static cudaError_t enter_event(cudaEvent_t ev)
 
 cudaError_t cudaEventQuery(cudaEvent_t ev)
 {
+    gpulab_sim::trace_api api_call_("cudaEventQuery");
     cudaError_t e = enter_event(ev);
     if (e != cudaSuccess)
         return e;
@@ -418,6 +430,7 @@ cudaError_t cudaEventQuery(cudaEvent_t ev)
 
 cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
+    gpulab_sim::trace_api api_call_("cudaEventSynchronize");
     cudaError_t e = enter_event(ev);
     if (e != cudaSuccess)
         return e;
@@ -428,6 +441,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+    gpulab_sim::trace_api api_call_("cudaEventElapsedTime");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -450,6 +464,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned int flags)
 {
+    gpulab_sim::trace_api api_call_("cudaStreamWaitEvent");
     int d, sd;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -478,6 +493,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned int fla
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user)
 {
+    gpulab_sim::trace_api api_call_("cudaLaunchHostFunc");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)
@@ -493,6 +509,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user)
 cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *user,
                                   unsigned int flags)
 {
+    gpulab_sim::trace_api api_call_("cudaStreamAddCallback");
     int d;
     cudaError_t e = enter(&d);
     if (e != cudaSuccess)

@@ -2,10 +2,12 @@
 // GPULAB_SIM_TRACE=FILE and the performance model on, each kernel, copy,
 // memset and cuBLAS call is written to FILE at its modeled start and end, as
 // a slice on the row of its device's stream (copies also on the row of the
-// copy engine they use), in the JSON array form of Chrome's trace-event
-// format, which ui.perfetto.dev and chrome://tracing open. One event a line,
-// written as it happens: a program that crashes keeps what it did (the
-// format allows the closing bracket to be missing).
+// copy engine they use), each cudaEventRecord as a mark on its stream; and on
+// the host's rows, on the CPU clock, each host thread's CUDA API calls and
+// NVTX ranges and marks. The format is the JSON array form of Chrome's
+// trace-event format, which ui.perfetto.dev and chrome://tracing open. One
+// event a line, written as it happens: a program that crashes keeps what it
+// did (the format allows the closing bracket to be missing).
 #include "trace.hpp"
 
 #include "internal.hpp"
@@ -13,7 +15,10 @@
 
 #include <unistd.h>
 
+#include <time.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -36,10 +41,32 @@ std::set<std::pair<int, int>> named;                     // (device, row) alread
 std::set<int> devices_named;
 int next_row[16];
 
+// The process that writes the timeline: the first of the program's processes
+// to start with GPULAB_SIM_TRACE set, and that same process after an exec
+// (the simulator's switch to the check build keeps the pid). A process it
+// starts inherits the variable but writes nothing, nor does a forked copy of
+// it: two writers would garble the file.
+pid_t trace_owner = 0;
+
+__attribute__((constructor)) void claim_trace()
+{
+    const char *path = getenv("GPULAB_SIM_TRACE");
+    if (!path || !*path)
+        return;
+    const char *owner = getenv("GPULAB_SIM_TRACE_OWNER");
+    pid_t me = getpid();
+    if (owner && *owner && (pid_t)atol(owner) != me)
+        return;
+    char text[32];
+    snprintf(text, sizeof(text), "%ld", (long)me);
+    setenv("GPULAB_SIM_TRACE_OWNER", text, 1); // before any thread: load time
+    trace_owner = me;
+}
+
 void close_trace()
 {
     std::lock_guard<std::mutex> lock(trace_mutex);
-    if (out) {
+    if (out && getpid() == trace_owner) {
         fputs("\n]\n", out);
         fclose(out);
         out = nullptr;
@@ -90,11 +117,11 @@ void name_row(int pid, int tid, const std::string &name, int sort)
 bool ready()
 {
     if (settled)
-        return out != nullptr;
-    settled = true;
+        return out != nullptr && getpid() == trace_owner;
     const char *path = getenv("GPULAB_SIM_TRACE");
-    if (!path || !*path)
+    if (!path || !*path || getpid() != trace_owner)
         return false;
+    settled = true;
     out = fopen(path, "w");
     if (!out) {
         report("GPULAB_SIM_TRACE=%s: cannot write it (%s); the program runs on without a "
@@ -106,10 +133,34 @@ bool ready()
     return true;
 }
 
+// The row of `stream` on device `device`, named (with the device) the first
+// time; the legacy default stream is row 0, other streams 1, 2, ... in the
+// order they first ran work or recorded an event. With trace_mutex held.
+int stream_row(int device, const void *stream, const char *clock)
+{
+    int pid = device + 1;
+    if (devices_named.insert(device).second) {
+        std::string l = "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + std::to_string(pid) +
+                        ",\"args\":{\"name\":";
+        json_text(l, ("GPU " + std::to_string(device) + " (" + clock + ")").c_str());
+        l += "}}";
+        emit(l);
+        emit("{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" + std::to_string(pid) +
+             ",\"args\":{\"sort_index\":" + std::to_string(pid) + "}}");
+    }
+    auto key = std::make_pair(device, stream);
+    auto it = stream_rows.find(key);
+    if (it == stream_rows.end()) {
+        int row = stream ? ++next_row[device] : 0;
+        it = stream_rows.emplace(key, row).first;
+        name_row(pid, row, row ? "Stream " + std::to_string(row) : "Default stream", row);
+    }
+    return it->second;
+}
+
 bool trace_wanted()
 {
-    static const bool wanted = getenv("GPULAB_SIM_TRACE") && *getenv("GPULAB_SIM_TRACE");
-    return wanted;
+    return trace_owner != 0;
 }
 
 // One operation's slice on its stream's row (and its copy engine's), with
@@ -126,24 +177,7 @@ void write_op(int device, const void *stream, const char *kind, const std::strin
     if (!ready() || device < 0 || device >= 16)
         return;
     int pid = device + 1;
-    if (devices_named.insert(device).second) {
-        std::string l = "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + std::to_string(pid) +
-                        ",\"args\":{\"name\":";
-        json_text(l, ("GPU " + std::to_string(device) + " (" + clock + ")").c_str());
-        l += "}}";
-        emit(l);
-        emit("{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" + std::to_string(pid) +
-             ",\"args\":{\"sort_index\":" + std::to_string(pid) + "}}");
-    }
-    auto key = std::make_pair(device, stream);
-    auto it = stream_rows.find(key);
-    if (it == stream_rows.end()) {
-        // The legacy default stream is row 0, other streams 1, 2, ... in the
-        // order they first ran work.
-        int row = stream ? ++next_row[device] : 0;
-        it = stream_rows.emplace(key, row).first;
-        name_row(pid, row, row ? "Stream " + std::to_string(row) : "Default stream", row);
-    }
+    int row = stream_row(device, stream, clock);
     char times[96];
     snprintf(times, sizeof(times), ",\"ts\":%.3f,\"dur\":%.3f", start_us, end_us - start_us);
     auto slice = [&](int tid) {
@@ -154,19 +188,78 @@ void write_op(int device, const void *stream, const char *kind, const std::strin
         l += ",\"ph\":\"X\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
              times + ",\"args\":{\"clock\":";
         json_text(l, clock);
-        l += ",\"stream\":" + std::to_string(it->second);
+        l += ",\"stream\":" + std::to_string(row);
         if (!detail.empty())
             l += "," + detail;
         l += "}}";
         emit(l);
     };
-    slice(it->second);
+    slice(row);
     if (engine > 0) {
         int tid = 1000 + engine;
         if (named.insert({ device, tid }).second)
             name_row(pid, tid, std::string("Copy engine ") + engine_name, tid);
         slice(tid);
     }
+}
+
+// The host: a process of its own in the file, a row of CUDA API calls and a
+// row of NVTX ranges per host thread (in the order they first called).
+constexpr int host_pid = 100;
+std::atomic<int> host_threads{ 0 };
+
+int host_thread()
+{
+    static thread_local int index = 0;
+    if (!index)
+        index = ++host_threads;
+    return index;
+}
+
+// The calling thread's row (nvtx: its NVTX row), named on first use.
+// Called with trace_mutex held and the file open.
+int host_row(bool nvtx)
+{
+    static bool named_host = false;
+    if (!named_host) {
+        named_host = true;
+        emit("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + std::to_string(host_pid) +
+             ",\"args\":{\"name\":\"Host (CPU clock: the simulator's own time, not modeled)\"}}");
+        emit("{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" + std::to_string(host_pid) +
+             ",\"args\":{\"sort_index\":0}}");
+    }
+    int t = host_thread(), tid = nvtx ? 500 + t : t;
+    if (named.insert({ host_pid, tid }).second)
+        name_row(host_pid, tid, (nvtx ? "NVTX, thread " : "CUDA API, thread ") + std::to_string(t),
+                 tid);
+    return tid;
+}
+
+void host_event(const char *cat, const char *name, const char *ph, double t0, double t1,
+                const char *what, bool nvtx)
+{
+    std::lock_guard<std::mutex> lock(trace_mutex);
+    if (!ready())
+        return;
+    int tid = host_row(nvtx);
+    std::string l = "{\"name\":";
+    json_text(l, name);
+    l += ",\"cat\":";
+    json_text(l, cat);
+    char times[128];
+    if (ph[0] == 'X')
+        snprintf(times, sizeof(times), ",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f", t0, t1 - t0);
+    else
+        snprintf(times, sizeof(times), ",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f", t0);
+    l += times;
+    l += ",\"pid\":" + std::to_string(host_pid) + ",\"tid\":" + std::to_string(tid) +
+         ",\"args\":{\"clock\":\"CPU\"";
+    if (what) {
+        l += ",\"what\":";
+        json_text(l, what);
+    }
+    l += "}}";
+    emit(l);
 }
 
 void add(std::string &s, const char *key, double v)
@@ -243,6 +336,63 @@ void trace_kernel(int device, const void *stream, const char *name, double start
     add(d, "ncu_t_barrier", m.t_barrier);
     add(d, "ncu_t_shared", m.t_shared);
     write_op(device, stream, "kernel", name, start_us, end_us, 0, g.name, d);
+}
+
+void trace_device_mark(int device, const void *stream, const char *name, double t_us,
+                       const char *gpu)
+{
+    if (!trace_wanted())
+        return;
+    std::lock_guard<std::mutex> lock(trace_mutex);
+    if (!ready() || device < 0 || device >= 16)
+        return;
+    std::string clock = std::string("modeled ") + gpu;
+    int row = stream_row(device, stream, clock.c_str());
+    std::string l = "{\"name\":";
+    json_text(l, name);
+    char rest[160];
+    snprintf(rest, sizeof(rest),
+             ",\"cat\":\"event\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,\"pid\":%d,\"tid\":%d", t_us,
+             device + 1, row);
+    l += rest;
+    l += ",\"args\":{\"clock\":";
+    json_text(l, clock.c_str());
+    l += "}}";
+    emit(l);
+}
+
+bool trace_on()
+{
+    return trace_wanted();
+}
+
+double trace_now_us()
+{
+    static const double start = [] {
+        timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+    }();
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3 - start;
+}
+
+void trace_host_call(const char *name, double t0_us, double t1_us, const char *what)
+{
+    host_event("cuda_api", name, "X", t0_us, t1_us, what, false);
+}
+
+void trace_nvtx_range(const char *name, double t0_us, double t1_us)
+{
+    if (trace_on())
+        host_event("nvtx", name, "X", t0_us, t1_us, nullptr, true);
+}
+
+void trace_nvtx_mark(const char *name, double t_us)
+{
+    if (trace_on())
+        host_event("nvtx", name, "i", t_us, t_us, nullptr, true);
 }
 
 } // namespace gpulab_sim

@@ -98,8 +98,9 @@ bool load(const char *path)
             continue;
         }
         slice s;
-        if (ph != "X" || !text_of(line, "name", &s.name) || !number_of(line, "ts", &s.ts) ||
-            !number_of(line, "dur", &s.dur)) {
+        s.mark = ph == "i";
+        if ((ph != "X" && !s.mark) || !text_of(line, "name", &s.name) ||
+            !number_of(line, "ts", &s.ts) || (!s.mark && !number_of(line, "dur", &s.dur))) {
             bad++;
             continue;
         }
@@ -133,7 +134,7 @@ namespace
 std::string clock_label()
 {
     for (const slice &s : slices)
-        if (!s.clock.empty())
+        if (!s.clock.empty() && !s.host())
             return s.clock;
     return "no operations";
 }
@@ -159,9 +160,10 @@ struct summary {
     double bytes = 0;
 };
 
-void time_table(const char *title, const char *report, std::map<std::string, summary> &groups)
+void time_table(const char *title, const char *report, std::map<std::string, summary> &groups,
+                const char *clock = nullptr)
 {
-    printf("\n ** %s (%s), %s:\n\n", title, report, clock_label().c_str());
+    printf("\n ** %s (%s), %s:\n\n", title, report, clock ? clock : clock_label().c_str());
     if (groups.empty()) {
         printf(" (none)\n");
         return;
@@ -178,9 +180,10 @@ void time_table(const char *title, const char *report, std::map<std::string, sum
         order.push_back({ -t, g.first });
     }
     std::sort(order.begin(), order.end());
-    printf(
-        " Time (%%)  Total Time (ns)  Instances  Avg (ns)    Med (ns)    Min (ns)    Max (ns)    "
-        "StdDev (ns)  Name\n");
+    // nsys's column: "Num Calls" for API calls, "Instances" for the rest.
+    printf(" Time (%%)  Total Time (ns)  %s  Avg (ns)    Med (ns)    Min (ns)    Max (ns)    "
+           "StdDev (ns)  Name\n",
+           clock ? "Num Calls" : "Instances");
     printf(" --------  ---------------  ---------  ----------  ----------  ----------  ----------  "
            "-----------  ----\n");
     for (auto &o : order) {
@@ -202,11 +205,17 @@ int stats(const char *path)
 {
     if (!load(path))
         return 1;
-    std::map<std::string, summary> kernels, memory, blas;
+    std::map<std::string, summary> kernels, memory, blas, api, nvtx;
     for (const slice &s : slices) {
+        if (s.mark)
+            continue;
+        double ns = s.dur * 1000;
+        if (s.host()) {
+            (s.kind == "nvtx" ? nvtx : api)[s.name].ns.push_back(ns);
+            continue;
+        }
         if (s.tid >= 1000)
             continue; // the copy engines' rows repeat their streams' copies
-        double ns = s.dur * 1000;
         if (s.kind == "kernel")
             kernels[s.name].ns.push_back(ns);
         else if (s.kind == "memcpy" || s.kind == "memset") {
@@ -216,11 +225,14 @@ int stats(const char *path)
         } else if (s.kind == "cublas")
             blas[s.name].ns.push_back(ns);
     }
-    size_t ops = 0;
-    for (const slice &s : slices)
-        ops += s.tid < 1000;
-    printf("Timeline: %s (%zu operations on %zu rows; every time is modeled, not measured)\n", path,
-           ops, row_names.size());
+    size_t ops = 0, calls = 0;
+    for (const slice &s : slices) {
+        ops += s.tid < 1000 && !s.host() && !s.mark;
+        calls += s.host() && s.kind == "cuda_api";
+    }
+    printf("Timeline: %s (%zu device operations, their times modeled, not measured; %zu CUDA API "
+           "calls on the CPU clock)\n",
+           path, ops, calls);
     time_table("CUDA GPU Kernel Summary", "cuda_gpu_kern_sum", kernels);
     time_table("CUDA GPU MemOps Summary (by Time)", "cuda_gpu_mem_time_sum", memory);
     printf("\n ** CUDA GPU MemOps Summary (by Size) (cuda_gpu_mem_size_sum):\n\n");
@@ -234,7 +246,8 @@ int stats(const char *path)
                    m.second.bytes / 1e6 / m.second.ns.size(), m.first.c_str());
     }
     time_table("cuBLAS calls, each modeled as a whole", "gpulab_cublas_sum", blas);
-    printf("\nThe host's CUDA API calls are not in this timeline (nsys's cuda_api_sum).\n");
+    time_table("CUDA API Summary", "cuda_api_sum", api, "CPU clock: the simulator's own time");
+    time_table("NVTX Range Summary", "nvtx_sum", nvtx, "CPU clock: the simulator's own time");
     return 0;
 }
 
@@ -256,73 +269,75 @@ std::string xml(const std::string &s)
     return o;
 }
 
-int svg(const char *path, const char *out_path)
-{
-    if (!load(path))
-        return 1;
+// One panel of the picture: rows sharing a clock, with their time axis.
+struct panel {
     std::vector<std::pair<int, int>> rows;
-    for (auto &r : row_names)
-        rows.push_back(r.first);
-    for (const slice &s : slices)
-        if (!row_names.count({ s.pid, s.tid })) {
-            row_names[{ s.pid, s.tid }] = "row " + std::to_string(s.tid);
-            rows.push_back({ s.pid, s.tid });
-        }
-    std::sort(rows.begin(), rows.end());
+    std::string title, axis;
     double t0 = 0, t1 = 1;
-    if (!slices.empty()) {
-        t0 = slices[0].ts;
-        t1 = slices[0].ts + slices[0].dur;
-        for (const slice &s : slices) {
-            t0 = std::min(t0, s.ts);
-            t1 = std::max(t1, s.ts + s.dur);
-        }
-    }
-    if (t1 <= t0)
-        t1 = t0 + 1;
-    const double left = 250, width = 900, row_h = 34, top = 60;
-    double height = top + rows.size() * row_h + 60;
-    FILE *f = fopen(out_path, "w");
-    if (!f) {
-        fprintf(stderr, "gpulab nsys: %s: cannot write it (%s)\n", out_path, strerror(errno));
-        return 1;
-    }
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n",
-            left + width + 30, height);
-    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"10\" y=\"22\" font-size=\"15\">%s</text>\n",
-            xml("Timeline: " + std::string(path)).c_str());
-    fprintf(f, "<text x=\"10\" y=\"42\" fill=\"#555\">%s</text>\n",
-            xml("times: " + clock_label() + " (not measured)").c_str());
+};
+
+const double left = 250, width = 900, row_h = 34;
+
+const char *fill_of(const slice &s)
+{
+    return s.kind == "kernel"     ? "#4e79a7"
+           : s.kind == "memcpy"   ? "#f28e2b"
+           : s.kind == "memset"   ? "#e15759"
+           : s.kind == "cublas"   ? "#59a14f"
+           : s.kind == "cuda_api" ? "#9c755f"
+           : s.kind == "nvtx"     ? "#b07aa1"
+                                  : "#333333";
+}
+
+// Draws panel p from y = top; returns where the next one may start.
+double draw_panel(FILE *f, panel &p, double top)
+{
     std::map<std::pair<int, int>, int> index;
-    for (size_t i = 0; i < rows.size(); i++) {
-        index[rows[i]] = (int)i;
+    for (size_t i = 0; i < p.rows.size(); i++)
+        index[p.rows[i]] = (int)i;
+    bool any = false;
+    for (const slice &s : slices)
+        if (index.count({ s.pid, s.tid })) {
+            p.t0 = any ? std::min(p.t0, s.ts) : s.ts;
+            p.t1 = any ? std::max(p.t1, s.ts + s.dur) : s.ts + s.dur;
+            any = true;
+        }
+    if (p.t1 <= p.t0)
+        p.t1 = p.t0 + 1;
+    fprintf(f, "<text x=\"10\" y=\"%.1f\" fill=\"#555\">%s</text>\n", top + 14,
+            xml(p.title).c_str());
+    top += 24;
+    for (size_t i = 0; i < p.rows.size(); i++) {
         double y = top + i * row_h;
-        std::string label = row_names[rows[i]];
-        if (process_names.count(rows[i].first))
-            label = process_names[rows[i].first].substr(0, 5) + " " + label;
+        std::string label = row_names[p.rows[i]];
+        if (process_names.count(p.rows[i].first) && p.rows[i].first != slice::host_pid)
+            label = process_names[p.rows[i].first].substr(0, 5) + " " + label;
         fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"%s\"/>\n",
                 left, y, width, row_h - 4, i % 2 ? "#f4f4f4" : "#fafafa");
         fprintf(f, "<text x=\"10\" y=\"%.1f\">%s</text>\n", y + row_h / 2 + 2, xml(label).c_str());
     }
-    auto x_of = [&](double t) { return left + (t - t0) / (t1 - t0) * width; };
+    auto x_of = [&](double t) { return left + (t - p.t0) / (p.t1 - p.t0) * width; };
     for (const slice &s : slices) {
-        double y = top + index[{ s.pid, s.tid }] * row_h;
+        auto at = index.find({ s.pid, s.tid });
+        if (at == index.end())
+            continue;
+        double y = top + at->second * row_h;
         double x = x_of(s.ts), w = std::max(1.0, x_of(s.ts + s.dur) - x);
-        const char *fill = s.kind == "kernel"   ? "#4e79a7"
-                           : s.kind == "memcpy" ? "#f28e2b"
-                           : s.kind == "memset" ? "#e15759"
-                                                : "#59a14f";
         char tip[128];
-        snprintf(tip, sizeof(tip), ": %.2f us from %.2f us", s.dur, s.ts - t0);
+        if (s.mark) {
+            // A mark: a small triangle above the row's middle.
+            snprintf(tip, sizeof(tip), ": at %.2f us", s.ts - p.t0);
+            fprintf(f, "<path d=\"M%.2f %.1f l-4 -8 h8 z\" fill=\"%s\"><title>%s</title></path>\n",
+                    x, y + row_h / 2, fill_of(s), xml(s.name + tip).c_str());
+            continue;
+        }
+        snprintf(tip, sizeof(tip), ": %.2f us from %.2f us", s.dur, s.ts - p.t0);
         // A thin line between neighbours only where the slices are wide
         // enough to keep their colour.
         fprintf(f,
                 "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\"%s>"
                 "<title>%s</title></rect>\n",
-                x, y + 3, w, row_h - 10, fill,
+                x, y + 3, w, row_h - 10, fill_of(s),
                 w > 4 ? " stroke=\"white\" stroke-width=\"0.5\"" : "", xml(s.name + tip).c_str());
         // The name, or without its API call ("H2D pinned"), where it fits.
         std::string label = s.name;
@@ -333,34 +348,74 @@ int svg(const char *path, const char *out_path)
             fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" fill=\"white\">%s</text>\n", x + 3,
                     y + row_h / 2 + 2, xml(label).c_str());
     }
-    // The time axis: about 8 ticks at round steps.
-    double span = t1 - t0, step = std::pow(10, std::floor(std::log10(span / 8)));
+    // The time axis: about 8 ticks at round steps, in ms past 20 ms.
+    double unit = p.t1 - p.t0 > 20000 ? 1000 : 1;
+    double span = (p.t1 - p.t0) / unit, step = std::pow(10, std::floor(std::log10(span / 8)));
     if (span / step > 40)
         step *= 5;
     else if (span / step > 16)
         step *= 2;
-    double axis_y = top + rows.size() * row_h + 8;
+    double axis_y = top + p.rows.size() * row_h + 8;
     fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n", left,
             axis_y, left + width, axis_y);
     for (double t = 0; t <= span + 1e-9; t += step) {
-        double x = x_of(t0 + t);
+        double x = x_of(p.t0 + t * unit);
         fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"black\"/>\n", x,
                 axis_y, x, axis_y + 5);
         fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x, axis_y + 18,
                 t);
     }
-    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">microseconds (modeled)</text>\n",
-            left + width, axis_y + 36);
-    double lx = left;
-    const char *kinds[][2] = { { "kernel", "#4e79a7" },
-                               { "copy", "#f28e2b" },
-                               { "memset", "#e15759" },
-                               { "cuBLAS call", "#59a14f" } };
+    std::string axis = p.axis;
+    if (unit > 1)
+        axis.replace(0, axis.find(' '), "milliseconds");
+    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", left + width,
+            axis_y + 36, xml(axis).c_str());
+    return axis_y + 48;
+}
+
+int svg(const char *path, const char *out_path)
+{
+    if (!load(path))
+        return 1;
+    for (const slice &s : slices)
+        if (!row_names.count({ s.pid, s.tid }))
+            row_names[{ s.pid, s.tid }] = "row " + std::to_string(s.tid);
+    panel device, host;
+    for (auto &r : row_names)
+        (r.first.first == slice::host_pid ? host : device).rows.push_back(r.first);
+    device.title = "Device: " + clock_label() + " (not measured)";
+    device.axis = "microseconds (modeled)";
+    host.title = "Host: CUDA API calls and NVTX ranges on the CPU clock (the simulator's own time, "
+                 "not a GPU machine's)";
+    host.axis = "microseconds (CPU clock of the simulator)";
+    double height = 60 + (device.rows.size() + host.rows.size()) * row_h + 2 * 72 + 40;
+    FILE *f = fopen(out_path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: %s: cannot write it (%s)\n", tool_name, out_path, strerror(errno));
+        return 1;
+    }
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n",
+            left + width + 30, height);
+    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"10\" y=\"22\" font-size=\"15\">%s</text>\n",
+            xml("Timeline: " + std::string(path)).c_str());
+    double y = 34;
+    if (!device.rows.empty())
+        y = draw_panel(f, device, y);
+    if (!host.rows.empty())
+        y = draw_panel(f, host, y);
+    double lx = 10;
+    const char *kinds[][2] = { { "kernel", "#4e79a7" },     { "copy", "#f28e2b" },
+                               { "memset", "#e15759" },     { "cuBLAS call", "#59a14f" },
+                               { "CUDA API", "#9c755f" },   { "NVTX", "#b07aa1" },
+                               { "event, mark", "#333333" } };
     for (auto &k : kinds) {
-        fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>",
-                lx - left + 10, axis_y + 26, k[1]);
-        fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">%s</text>\n", lx - left + 26, axis_y + 36, k[0]);
-        lx += 100;
+        fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>", lx, y,
+                k[1]);
+        fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">%s</text>\n", lx + 16, y + 10, k[0]);
+        lx += 110;
     }
     fprintf(f, "</svg>\n");
     fclose(f);

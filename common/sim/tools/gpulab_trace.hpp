@@ -14,7 +14,13 @@ struct slice {
     std::string name, kind, clock;
     int pid = 0, tid = 0;
     double ts = 0, dur = 0, bytes = 0;
-    std::string line; // a kernel's whole event (its args hold ncu's figures)
+    std::string line;  // a kernel's whole event (its args hold ncu's figures)
+    bool mark = false; // an instant (an NVTX mark, a cudaEventRecord), dur 0
+    bool host() const
+    {
+        return pid == host_pid;
+    }
+    static constexpr int host_pid = 100; // the host's rows: CPU clock, not modeled
 };
 
 extern const char *tool_name; // for messages: "gpulab nsys", "gpulab ncu"

@@ -148,7 +148,7 @@ cp /dev/null "$XDG_RUNTIME_DIR/gpulab-sim/$dead"
 [ ! -e "$XDG_RUNTIME_DIR/gpulab-sim/$dead" ] || fail "smi left a dead program's file"
 
 # --- nsys ------------------------------------------------------------------
-build streams "$here/streams_timeline.cu"
+build streams "$here/streams_timeline.cu" -lnvToolsExt
 "$gpulab" nsys profile -o "$work/tl" --svg ./streams > out 2> err; status $? 0 "nsys profile"
 has out 'PASS streams_timeline' "nsys profile (the program's output)"
 has out "Generated:" "nsys profile"
@@ -161,7 +161,7 @@ events = json.loads(text)
 rows = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("name") == "thread_name"}
 procs = {e["pid"]: e["args"]["name"] for e in events if e.get("name") == "process_name"}
 x = [e for e in events if e["ph"] == "X"]
-assert procs == {1: "GPU 0 (modeled NVIDIA T4)"}, procs
+assert procs[1] == "GPU 0 (modeled NVIDIA T4)" and set(procs) == {1, 100}, procs
 def on(kind, name_part, row):
     found = [e for e in x if e["cat"] == kind and name_part in e["name"] and rows[(e["pid"], e["tid"])] == row]
     assert found, (kind, name_part, row, [(e["name"], rows[(e["pid"], e["tid"])]) for e in x])
@@ -177,13 +177,38 @@ engine = on("memcpy", "H2D", "Copy engine H2D")
 assert len(engine) == 2
 on("memcpy", "D2H pageable", "Default stream")
 for e in x:
-    assert e["dur"] > 0, e
+    if e["cat"] != "nvtx":
+        assert e["dur"] > 0, e
+# The event's record is a mark on stream 1, between the two uploads.
+rec, = [e for e in events if e["ph"] == "i" and e["name"] == "cudaEventRecord"]
+assert rows[(rec["pid"], rec["tid"])] == "Stream 1" and abs(rec["ts"] - (up_a["ts"] + up_a["dur"])) < 0.002, rec
+# The host: CUDA API calls on the CPU clock, the launch naming its kernel.
+host = [e for e in x if e["pid"] == 100]
+assert "Host (CPU clock" in procs.get(100, ""), procs
+api = [e for e in host if rows[(100, e["tid"])] == "CUDA API, thread 1"]
+names = [e["name"] for e in api]
+for call in ["cudaMallocHost", "cudaMemcpyAsync", "cudaEventRecord", "cudaStreamWaitEvent",
+             "cudaLaunchKernel", "cudaDeviceSynchronize", "cudaMemcpy", "cudaFree"]:
+    assert call in names, (call, names)
+launch, = [e for e in api if e["name"] == "cudaLaunchKernel"]
+assert launch["args"] == {"clock": "CPU", "what": "scale"}, launch
+# NVTX: "kernel" inside "copies", around the launch; the mark between.
+nvtx = {e["name"]: e for e in host if e["cat"] == "nvtx" and e["ph"] == "X"}
+outer, inner = nvtx["copies"], nvtx["kernel"]
+assert outer["ts"] <= inner["ts"] and inner["ts"] + inner["dur"] <= outer["ts"] + outer["dur"]
+assert inner["ts"] <= launch["ts"] and launch["ts"] + launch["dur"] <= inner["ts"] + inner["dur"]
+mark, = [e for e in events if e["ph"] == "i" and e["name"] == "queued"]
+assert inner["ts"] + inner["dur"] <= mark["ts"] <= outer["ts"] + outer["dur"]
 PY
 "$gpulab" nsys stats "$work/tl.json" > out 2> err; status $? 0 "nsys stats"
 has out 'CUDA GPU Kernel Summary \(cuda_gpu_kern_sum\)' "nsys stats"
 has out '100\.0 +[0-9]+ +1 +.* scale$' "nsys stats (the kernel's row)"
 has out '\[CUDA memcpy Host-to-Device\]' "nsys stats (memory operations)"
 has out 'modeled NVIDIA T4' "nsys stats (the clock)"
+has out 'CUDA API Summary \(cuda_api_sum\), CPU clock' "nsys stats (the API calls)"
+has out ' cudaLaunchKernel$' "nsys stats (the API calls)"
+has out 'NVTX Range Summary \(nvtx_sum\)' "nsys stats (NVTX)"
+has out ' 1 .* copies$' "nsys stats (NVTX)"
 # The same name again: refused, kept; replaced with --force-overwrite true.
 "$gpulab" nsys profile -o "$work/tl" ./streams > out 2> err; status $? 2 "nsys profile over an existing file"
 has err 'already exists' "nsys profile over an existing file"
