@@ -79,6 +79,16 @@ expect("gpulab sanitizer host_only" "${err}" "has no check build")
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "gpulab sanitizer host_only: status ${rc}, expected 2")
 endif()
+# The profilers on a program CMake built: ncu's report of its kernels, with
+# counts from its check build; nsys's timeline with the kernels and the host's calls.
+run_ok("gpulab ncu --set full app" "${prefix}/bin/gpulab" ncu --set full "${bin}/app")
+expect("gpulab ncu app" "${out}" "Section: Memory Workload Analysis")
+expect("gpulab ncu app" "${out}" "Global Load Sectors Per Request")
+expect("gpulab ncu app" "${out}" "simulator's counts \\((counted|sampled)\\)")
+run_ok("gpulab nsys profile app" "${prefix}/bin/gpulab" nsys profile -f true -o "${bin}/app-timeline"
+       --stats true "${bin}/app")
+expect("gpulab nsys profile app" "${out}" "cuda_gpu_kern_sum")
+expect("gpulab nsys profile app" "${out}" "cudaLaunchKernel")
 # The dependencies the build tool read name the real source, not a rewritten copy.
 if(GENERATOR MATCHES "Ninja")
   run_ok("ninja -t deps" "${CMAKE_COMMAND}" --build "${bin}" -- -t deps)

@@ -292,6 +292,23 @@ assert [(r["ID"], r["Kernel Name"]) for r in filtered if r["Metric Name"] == "Bl
 assert {r["Section Name"] for r in filtered} == {"Launch Statistics"}
 PY
 
+# A program that aborts after a kernel: the report keeps the kernel, the
+# status is the program's, and the tool says how it ended; one that hangs:
+# nsys --duration stops it, and the timeline keeps what it did.
+build stops "$here/stops_early.cu"
+"$gpulab" ncu ./stops > out 2> err; status $? 134 "ncu on a program that aborts"
+has out '^  before_the_end \(1,1,1\)x\(32,1,1\)' "ncu on a program that aborts (its kernel)"
+has err '^==ERROR== The application was killed by signal 6 \(SIGABRT\)' "ncu on a program that aborts"
+hasnt err 'Aborted' "ncu on a program that aborts (no shell job message)"
+"$gpulab" nsys profile -o "$work/stops" ./stops > out 2> err; status $? 134 "nsys profile on a program that aborts"
+has err 'killed by signal 6 \(SIGABRT\); the timeline keeps' "nsys profile on a program that aborts"
+grep -q before_the_end "$work/stops.json" || fail "nsys profile on a program that aborts: its kernel is not in the timeline"
+"$gpulab" nsys profile -d 2 -o "$work/hang" ./stops hang > out 2> err; status $? 124 "nsys profile -d 2 on a program that hangs"
+has err 'was stopped \(SIGTERM\) after 2 s' "nsys profile -d 2 on a program that hangs"
+"$gpulab" nsys stats "$work/hang.json" > out 2> err; status $? 0 "nsys stats on a stopped program's timeline"
+has out ' before_the_end$' "nsys stats on a stopped program's timeline"
+"$gpulab" nsys profile -d x ./stops > out 2> err; status $? 2 "nsys profile -d x"
+
 if [ "$fails" -gt 0 ]; then
   echo "$fails checks failed"
   exit 1
