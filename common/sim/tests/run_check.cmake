@@ -1,6 +1,9 @@
 # Runs one program of the check corpus under GPULAB_SIM_CHECK and judges it:
-#   cmake -DPROG=<plain program> -DSRC=<its .cu> [-DCLEAN=1] -P run_check.cmake
-# The plain program must re-run itself as its check twin. A buggy program
+#   cmake -DPROG=<plain program> -DSRC=<its .cu> [-DCLEAN=1] [-DGPULAB=<bin>/gpulab]
+#         -P run_check.cmake
+# The plain program must re-run itself as its check twin. With GPULAB, the
+# program runs as a user runs it, under `gpulab sanitizer --tool TOOL
+# --leak-check full --error-exitcode 1` (compute-sanitizer's options). A buggy program
 # (// CHECK-EXPECT: lines) must produce every expected line, none matching a
 # // CHECK-NOT: line, a nonzero ERROR SUMMARY and exit status 1; a correct
 # one (// CHECK-CLEAN) must produce "ERROR SUMMARY: 0 errors" and exit 0.
@@ -17,11 +20,17 @@ if(NOT tool)
   set(tool all)
 endif()
 set(env GPULAB_SIM_CHECK=${tool})
+set(run "${PROG}")
+if(GPULAB)
+  set(env) # the tool sets the check mode
+  set(run "${GPULAB}" sanitizer --tool ${tool} --leak-check full --error-exitcode 1
+          --print-limit 0 "${PROG}")
+endif()
 if(devices_line)
   string(REGEX REPLACE "^// DEVICES: ([0-9]+).*" "\\1" n "${devices_line}")
   list(APPEND env GPULAB_SIM_DEVICES=${n})
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} "${PROG}"
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=GPULAB_SIM_CHECK ${env} ${run}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
 set(all "${out}${err}")
 message("${all}")
