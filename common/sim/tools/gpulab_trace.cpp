@@ -325,10 +325,10 @@ double draw_panel(FILE *f, panel &p, double top)
         double x = x_of(s.ts), w = std::max(1.0, x_of(s.ts + s.dur) - x);
         char tip[128];
         if (s.mark) {
-            // A mark: a small triangle above the row's middle.
+            // A mark: a small triangle on the row's top edge.
             snprintf(tip, sizeof(tip), ": at %.2f us", s.ts - p.t0);
-            fprintf(f, "<path d=\"M%.2f %.1f l-4 -8 h8 z\" fill=\"%s\"><title>%s</title></path>\n",
-                    x, y + row_h / 2, fill_of(s), xml(s.name + tip).c_str());
+            fprintf(f, "<path d=\"M%.2f %.1f l-3 -5 h6 z\" fill=\"%s\"><title>%s</title></path>\n",
+                    x, y + 5, fill_of(s), xml(s.name + tip).c_str());
             continue;
         }
         snprintf(tip, sizeof(tip), ": %.2f us from %.2f us", s.dur, s.ts - p.t0);
