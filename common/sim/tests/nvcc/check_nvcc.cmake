@@ -182,6 +182,29 @@ run_ok("link with the shared library" "${NVCC}" -I inc -o "${w}/app-so" main.cu 
 run_ok("the program with the shared library" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${w}"
        "${w}/app-so")
 expect_match("the program with the shared library" "${out}" "${want}")
+# As nvcc 13 does them (each tried with both, side by side): -shared without
+# -fPIC (nvcc adds it); a space-separated -Xcompiler value; -odir for what -c
+# makes without -o; -ccbin gcc, a C driver, linking a C++ program; -MD while
+# compiling and linking names the file and its target for -o (md-app.d).
+run_ok("-shared without -fPIC" "${NVCC}" -shared -I inc -DSCALE=3 -o "${w}/libscale2.so" util.cu)
+run_ok("-Xcompiler \"-Wall -Wextra\"" "${NVCC}" -Xcompiler "-Wall -Wextra" -c "${flags}/warn.cu"
+       -o "${w}/warn2.o")
+expect_match("-Xcompiler \"-Wall -Wextra\"" "${err}" "unused_variable")
+file(MAKE_DIRECTORY "${w}/odir")
+run_ok("-odir" "${NVCC}" -c -odir "${w}/odir" -I inc -DSCALE=3 util.cu)
+if(NOT EXISTS "${w}/odir/util.o" OR EXISTS "${src}/util.o")
+  file(REMOVE "${src}/util.o")
+  message(FATAL_ERROR "-odir: util.o is not in ${w}/odir")
+endif()
+find_program(gcc_driver gcc)
+if(gcc_driver)
+  run_ok("-ccbin gcc" "${NVCC}" -ccbin gcc -o "${w}/ccbin-app" header_kernels.cu)
+  run_ok("the program -ccbin gcc linked" "${w}/ccbin-app")
+  expect_match("the program -ccbin gcc linked" "${out}" "header-kernels 63 0 cudaSuccess")
+endif()
+run_ok("-MD, compiled and linked" "${NVCC}" -MD -o "${w}/md-app" header_kernels.cu)
+file(READ "${w}/md-app.d" d)
+expect_match("-MD, compiled and linked" "${d}" "^[^\n]*md-app *:[\\\\ \n]+header_kernels\\.cu")
 # Flags about GPU code or nvcc's own diagnostics: accepted and ignored.
 run_ok("GPU-only flags" "${NVCC}" --threads 0 -t 0 -cudart static -cudart=shared --cudart none
        -Xcudafe --display_error_number --diag-suppress 177 -diag-suppress=550,20012
