@@ -4,6 +4,8 @@
 #include "check_internal.hpp"
 #include "model.hpp"
 
+#include <algorithm>
+
 namespace gpulab_sim
 {
 namespace checks
@@ -12,6 +14,11 @@ namespace checks
 std::mutex stats_mutex;
 gpulab_sim_kernel_stats kernel_totals{}, last_kernel{};
 unsigned long long kernel_barriers = 0, last_barriers = 0;
+// The static __shared__ variables the counted blocks touched, this kernel and
+// the last one's bytes (each rounded up to its alignment, as a compiler lays
+// them out).
+std::vector<const shared_site *> kernel_sites;
+size_t last_static_smem = 0;
 bool have_last_kernel = false;
 // GPULAB_SIM_STATS=1 prints each kernel's counts; the performance model
 // (GPULAB_SIM_MODEL) counts without printing.
@@ -68,6 +75,14 @@ void count_access(checker *c, bool global, bool write, uintptr_t a, size_t size,
     if (!global) {
         (write ? c->counts.shared_stores : c->counts.shared_loads)++;
         c->bank_accesses++;
+        shared_place where;
+        if (static_shared_find(a, &where) && where.site) {
+            bool known = false;
+            for (const shared_site *x : c->sites)
+                known |= x == where.site;
+            if (!known)
+                c->sites.push_back(where.site);
+        }
         std::vector<std::vector<uint32_t>> &by_k = c->shared_words[(uint64_t)pc << 10 | t / 32];
         if (by_k.size() <= k)
             by_k.resize(k + 1);
@@ -153,6 +168,10 @@ void check_leave_kernel()
         ck->barriers = 0;
         bank_accesses_total += ck->bank_accesses;
         ck->bank_accesses = 0;
+        for (const shared_site *x : ck->sites)
+            if (std::find(kernel_sites.begin(), kernel_sites.end(), x) == kernel_sites.end())
+                kernel_sites.push_back(x);
+        ck->sites.clear();
         m = gpulab_sim_kernel_stats{};
     }
 }
@@ -169,6 +188,12 @@ void check_kernel_done(const char *kernel, const char *file, int line, unsigned 
     last_bank_accesses = bank_accesses_total;
     bank_accesses_total = 0;
     last_every = kernel_every.exchange(1);
+    last_static_smem = 0;
+    for (const shared_site *x : kernel_sites) {
+        size_t align = x->align ? x->align : 1;
+        last_static_smem = (last_static_smem + align - 1) / align * align + x->size;
+    }
+    kernel_sites.clear();
     have_last_kernel = true;
     kernel_totals = gpulab_sim_kernel_stats{};
     kernel_barriers = 0;
@@ -229,6 +254,7 @@ bool check_last_counts(kernel_counts *out)
     out->global_accesses = (double)(t.global_loads + t.global_stores);
     out->shared_accesses = (double)(t.shared_loads + t.shared_stores);
     out->barriers = (double)last_barriers; // every block: barriers are cheap to count
+    out->static_smem = (double)last_static_smem;
     // Shared requests and wavefronts: from the blocks whose banks were
     // counted, in proportion to all the shared accesses counted.
     if (last_bank_accesses > 0 && t.shared_requests > 0) {

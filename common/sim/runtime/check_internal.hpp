@@ -126,6 +126,9 @@ struct checker {
     std::unordered_map<uint64_t, std::vector<std::vector<uint64_t>>> requests[2]; // load, store
     // Shared memory: per (instruction, warp), the words of its k-th execution.
     std::unordered_map<uint64_t, std::vector<std::vector<uint32_t>>> shared_words;
+    // The static __shared__ variables those blocks touched (the kernel's
+    // static shared memory, for the occupancy `gpulab ncu` reports).
+    std::vector<const shared_site *> sites;
 };
 
 // The calling worker's checker (nullptr until it ran a kernel). The runtime is

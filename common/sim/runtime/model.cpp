@@ -284,11 +284,13 @@ void model_kernel(cudaStream_t s, const char *name, const kernel_shape &k)
                &c.global_accesses, &c.shared_accesses, &c.shared_requests, &c.shared_wavefronts })
             *x *= scale;
     }
-    model_result m = model_kernel_time(*g, k, c);
+    kernel_shape ks = k;
+    ks.static_smem = (size_t)c.static_smem; // what the counts saw
+    model_result m = model_kernel_time(*g, ks, c);
     std::lock_guard<std::mutex> lock(model_mutex);
     double end = advance(s, m.us);
     add_row(name, "kernel", m, k.grid, k.block, basis_text());
-    trace_kernel(executor_device, stream_key(s), name, end - m.us, end, *g, k, c, m, basis_text());
+    trace_kernel(executor_device, stream_key(s), name, end - m.us, end, *g, ks, c, m, basis_text());
 }
 
 void model_copy(cudaStream_t s, const void *dst, const void *src, size_t bytes, const char *call)

@@ -59,6 +59,9 @@ struct kernel_counts {
     // Shared-memory warp requests and the bank wavefronts they take (1 per
     // request without bank conflicts, up to 32), scaled to the counted blocks.
     double shared_requests = 0, shared_wavefronts = 0;
+    // Static __shared__ bytes per block: the variables the counted blocks
+    // touched (0 when none did, or nothing was counted).
+    double static_smem = 0;
 };
 
 // One launch's configuration.

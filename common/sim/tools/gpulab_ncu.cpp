@@ -132,13 +132,16 @@ std::vector<section> sections_of(const launch &k)
         { "Shared Memory Configuration Size", "Kbyte", real(k.get("ncu_smem_config") / 1e3) },
         { "Driver Shared Memory Per Block", "Kbyte/block", real(k.get("ncu_smem_reserved") / 1e3) },
         { "Dynamic Shared Memory Per Block", "byte/block", count(k.get("ncu_smem_dynamic")) },
-        { "Static Shared Memory Per Block", "byte/block", "n/a" },
+        { "Static Shared Memory Per Block", "byte/block",
+          basis == "launch configuration only" ? "n/a" : count(k.get("ncu_smem_static")) },
         { "Threads", "thread", count(block * grid) },
         { "Waves Per SM", "", real(per_sm > 0 && sms > 0 ? grid / (per_sm * sms) : 0) }
     };
     ls.note = "Registers per thread are assumed (the simulator cannot see the compiler's "
-              "allocation; nvcc -Xptxas -v shows it on a GPU machine); static __shared__ memory "
-              "is not known before a kernel runs, so occupancy counts dynamic shared memory only.";
+              "allocation; nvcc -Xptxas -v shows it on a GPU machine). Static shared memory is "
+              "the __shared__ variables the counted blocks touched (one a kernel declares but "
+              "never uses is left out); without counts it is unknown (n/a) and the occupancy "
+              "counts dynamic shared memory only.";
     out.push_back(ls);
 
     section oc{ "Occupancy", "Occupancy", {}, "" };

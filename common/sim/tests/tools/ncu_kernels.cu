@@ -1,7 +1,8 @@
 // ncu_kernels.cu — for the test of `gpulab ncu`: a coalesced copy (a warp's
 // 32 loads in 4 sectors), a strided one (32 sectors), each launched twice in
-// turn, and a kernel with 20 KiB of dynamic shared memory, which the shared
-// memory limits to 7 blocks per SM on an A100 (164 KiB / (20 + 1) KiB).
+// turn, a kernel with 20 KiB of dynamic shared memory, which the shared
+// memory limits to 7 blocks per SM on an A100 (164 KiB / (20 + 1) KiB), and
+// one with 24 KiB of static shared memory: 6 blocks (164 / (24 + 1)).
 #include <cstdio>
 
 __global__ void copy_rows(float *out, const float *in, int n)
@@ -28,6 +29,16 @@ __global__ void with_shared(float *out, int n)
         out[i] = tile[blockDim.x - 1 - threadIdx.x];
 }
 
+__global__ void with_static(float *out, int n)
+{
+    __shared__ float big[6144];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    big[threadIdx.x] = (float)i;
+    __syncthreads();
+    if (i < n)
+        out[i] = big[blockDim.x - 1 - threadIdx.x];
+}
+
 int main()
 {
     const int n = 1 << 15;
@@ -40,6 +51,7 @@ int main()
         copy_cols<<<n / 256, 256>>>(out, in, n);
     }
     with_shared<<<n / 256, 256, 20 * 1024>>>(out, n);
+    with_static<<<n / 256, 256>>>(out, n);
     cudaError_t e = cudaDeviceSynchronize();
     cudaFree(in);
     cudaFree(out);

@@ -240,8 +240,8 @@ has out '^  copy_rows \(128,1,1\)x\(256,1,1\), Context 1, Default stream, Device
 has out '^    Section: GPU Speed Of Light Throughput$' "ncu (the basic set)"
 has out '^    Section: Occupancy$' "ncu (the basic set)"
 hasnt out 'Section: Memory Workload Analysis' "ncu (not in the basic set)"
-[ "$(grep -c '^  with_shared' out)" = 1 ] && [ "$(grep -c '^  copy_' out)" = 4 ] ||
-  fail "ncu: expected 5 launches in the report"
+[ "$(grep -c '^  with_s' out)" = 2 ] && [ "$(grep -c '^  copy_' out)" = 4 ] ||
+  fail "ncu: expected 6 launches in the report"
 "$gpulab" ncu --bogus ./ncuk > out 2> err; status $? 2 "ncu: an unknown option"
 "$gpulab" ncu --section Bogus ./ncuk > out 2> err; status $? 2 "ncu: an unknown section"
 has err 'no such section' "ncu: an unknown section"
@@ -272,7 +272,7 @@ def value(kernel_id, name):
     return found[0]
 names = {r["ID"]: r["Kernel Name"] for r in rows}
 assert names == {"0": "copy_rows", "1": "copy_cols", "2": "copy_rows", "3": "copy_cols",
-                 "4": "with_shared"}, names
+                 "4": "with_shared", "5": "with_static"}, names
 assert {r["CC"] for r in rows} == {"8.0"}
 assert {r["Section Name"] for r in rows} == {"GPU Speed Of Light Throughput", "Launch Statistics",
                                              "Occupancy", "Memory Workload Analysis"}
@@ -285,6 +285,10 @@ assert value(4, "Block Limit Warps") == "8" and value(4, "Block Limit Shared Mem
 assert value(4, "Theoretical Occupancy") == "87.50", value(4, "Theoretical Occupancy")
 assert value(4, "Dynamic Shared Memory Per Block") == "20,480"
 assert value(0, "Block Limit Shared Mem") == "32"  # 1 KiB reserved: 164, capped at the SM's 32
+# Static shared memory, as the counted blocks touched it: 24 KiB + 1 reserved: 6 blocks.
+assert value(5, "Static Shared Memory Per Block") == "24,576", value(5, "Static Shared Memory Per Block")
+assert value(5, "Block Limit Shared Mem") == "6" and value(5, "Theoretical Occupancy") == "75.00"
+assert value(0, "Static Shared Memory Per Block") == "0"
 assert float(value(1, "Duration")) > float(value(0, "Duration"))  # strided is slower
 filtered = read(sys.argv[2])
 assert [(r["ID"], r["Kernel Name"]) for r in filtered if r["Metric Name"] == "Block Size"] == \
