@@ -21,10 +21,7 @@ typedef uint64_t nvtxRangeId_t;
 typedef struct gpulab_sim_nvtx_domain *nvtxDomainHandle_t;
 typedef struct gpulab_sim_nvtx_string *nvtxStringHandle_t;
 
-typedef enum nvtxColorType_t {
-    NVTX_COLOR_UNKNOWN = 0,
-    NVTX_COLOR_ARGB = 1
-} nvtxColorType_t;
+typedef enum nvtxColorType_t { NVTX_COLOR_UNKNOWN = 0, NVTX_COLOR_ARGB = 1 } nvtxColorType_t;
 
 typedef enum nvtxMessageType_t {
     NVTX_MESSAGE_UNKNOWN = 0,
