@@ -4,7 +4,7 @@
 # sources to a target the way that backend compiles them. GPULAB_BACKENDS
 # lists the enabled ones, in the order their programs are built.
 #
-#   cuda  nvcc, cudart and cuBLAS; runs on an NVIDIA GPU, exits 77 without one.
+#   cuda  nvcc, cudart, cuBLAS and cuRAND; runs on an NVIDIA GPU, exits 77 without one.
 #   sim   the CPU simulator (common/sim/): the same .cu files, launches rewritten
 #         by gpulab-sim-rewrite, compiled as C++ against gpulab's stand-in CUDA
 #         headers and linked with gpulab_sim_runtime. Needs no CUDA toolkit.
@@ -14,7 +14,7 @@ set(GPULAB_BACKENDS "")
 if(GPULAB_HAVE_CUDA)
   list(APPEND GPULAB_BACKENDS cuda)
   add_library(gpulab_backend_cuda INTERFACE)
-  target_link_libraries(gpulab_backend_cuda INTERFACE CUDA::cudart CUDA::cublas)
+  target_link_libraries(gpulab_backend_cuda INTERFACE CUDA::cudart CUDA::cublas CUDA::curand)
   target_compile_definitions(gpulab_backend_cuda INTERFACE
     GPULAB_BACKEND_CUDA=1 GPULAB_BACKEND_NAME="cuda")
   # Line info in device code for profilers and compute-sanitizer reports.

@@ -26,4 +26,12 @@ typedef enum cudaDataType_t {
 } cudaDataType;
 typedef enum cudaDataType_t cudaDataType_t;
 
+/* What a library's GetProperty call reports (cuRAND, cuBLAS). */
+typedef enum libraryPropertyType_t {
+    MAJOR_VERSION,
+    MINOR_VERSION,
+    PATCH_LEVEL
+} libraryPropertyType;
+typedef enum libraryPropertyType_t libraryPropertyType_t;
+
 #endif /* GPULAB_SIM_LIBRARY_TYPES_H */

@@ -86,8 +86,8 @@ endif()
 
 # 5. What it cannot do: a one-line error each.
 run_fails("an unknown option" "gpulab-nvcc: unknown option --frobnicate" "${NVCC}" --frobnicate main.cu)
-run_fails("a library the simulator lacks" "curand is not part of the simulator" "${NVCC}"
-          -I inc -DSCALE=3 main.cu util.cu helper.c extra.cpp -lcurand)
+run_fails("a library the simulator lacks" "cufft is not part of the simulator" "${NVCC}"
+          -I inc -DSCALE=3 main.cu util.cu helper.c extra.cpp -lcufft)
 run_fails("a missing file" "gpulab-nvcc: nope.cu: no such file" "${NVCC}" nope.cu)
 run_fails("PTX output" "-ptx is not supported" "${NVCC}" -ptx util.cu)
 # 6. Compiler errors point at the student's file and line.
