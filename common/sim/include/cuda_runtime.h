@@ -118,6 +118,24 @@ static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t widt
 {
     return cudaMallocPitch((void **)devPtr, pitch, width, height);
 }
+template <class T>
+static inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream)
+{
+    return cudaMallocAsync((void **)devPtr, size, stream);
+}
+// From a given pool (CUDA's C++ overload of cudaMallocFromPoolAsync).
+template <class T>
+static inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaMemPool_t memPool,
+                                          cudaStream_t stream)
+{
+    return cudaMallocFromPoolAsync((void **)devPtr, size, memPool, stream);
+}
+template <class T>
+static inline cudaError_t cudaMallocFromPoolAsync(T **devPtr, size_t size, cudaMemPool_t memPool,
+                                                  cudaStream_t stream)
+{
+    return cudaMallocFromPoolAsync((void **)devPtr, size, memPool, stream);
+}
 #endif /* __cplusplus */
 
 /*

@@ -46,9 +46,9 @@ struct alloc_site {
 // Memory bookkeeping from memory.cpp.
 void check_alloc(uintptr_t base, size_t size, int device, bool managed, const char *api,
                  const alloc_site &site);
-void check_free(uintptr_t base, size_t size);
-void check_mark_init(const void *p, size_t n);             // written by a copy or a set
-void check_arena(int device, uintptr_t base, size_t size); // a device's memory, once mapped
+void check_free(uintptr_t base, size_t size, const char *by); // by: the freeing call
+void check_mark_init(const void *p, size_t n);                // written by a copy or a set
+void check_arena(int device, uintptr_t base, size_t size);    // a device's memory, once mapped
 
 // From pool.cpp and grid.cpp, on the worker thread running a kernel:
 struct check_kernel_info {

@@ -51,6 +51,7 @@ struct alloc_rec {
     int device;
     const char *api;
     alloc_site site;
+    const char *freed_by; // the call that freed it (cudaFree, cudaFreeAsync, ...)
 };
 
 // Allocation records by id, in a table that never moves (so kernels read it

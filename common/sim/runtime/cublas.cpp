@@ -43,7 +43,8 @@ bool operand_ok(const call &c, const operand &o)
         return false;
     }
     if (c.device >= 0 && a.device != c.device && !a.managed &&
-        !gpulab_sim::peer_enabled(c.device, a.device)) {
+        !gpulab_sim::peer_enabled(c.device, a.device) &&
+        !gpulab_sim::pool_grants_access(p, c.device)) {
         report("argument %s of %s (%p) is memory of device %d, but the handle's stream runs on "
                "device %d and peer access is not enabled",
                o.name, c.fn, (const void *)p, a.device, c.device);

@@ -383,6 +383,12 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     case cudaDevAttrMaxBlocksPerMultiprocessor:
         *value = p.maxBlocksPerMultiProcessor;
         break;
+    case cudaDevAttrMemoryPoolsSupported:
+        *value = 1; // cudaMallocAsync and memory pools (mempool.cpp)
+        break;
+    case cudaDevAttrMemoryPoolSupportedHandleTypes:
+        *value = 0; // no IPC handles
+        break;
     default:
         return record(cudaErrorInvalidValue);
     }

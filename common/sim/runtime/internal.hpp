@@ -44,6 +44,9 @@ int device_count();   // simulated devices: GPULAB_SIM_DEVICES, default 1
 int current_device(); // this host thread's current device (cudaSetDevice)
 bool valid_device(int d);
 bool peer_enabled(int from, int to); // may device `from` access memory of `to`?
+// Whether p is memory from a pool that cudaMemPoolSetAccess opened to device d
+// (mempool.cpp).
+bool pool_grants_access(const void *p, int d);
 // Common entry of API calls that work on the current device: returns the
 // sticky error (recorded) or cudaSuccess; *d receives the current device.
 cudaError_t enter(int *d, const char *api = __builtin_FUNCTION());
@@ -86,6 +89,13 @@ void *heap_alloc(int d, size_t size, size_t limit);
 bool heap_free(void *p);
 // Shows the kernels' printf output of device d kept so far (heap.cpp).
 void device_printf_flush(int d);
+// Frees the allocation starting at p, as cudaFree does once the device is
+// idle (api names the call in reports); cudaErrorInvalidValue, reported,
+// when p starts none.
+cudaError_t free_allocation(void *p, const char *api);
+// Device memory of `size` bytes on device d (null when it does not fit),
+// recorded as made by `api` at the call site cuda_runtime.h passed.
+void *allocate_on(int d, size_t size, const char *api);
 // Frees every allocation of device d (cudaDeviceReset).
 void free_all(int d);
 // Bytes allocated on device d, and the size of its arena.

@@ -105,11 +105,12 @@ std::string check_pointer(const launch_request &r, int d, int i)
     if (!p)
         return "";
     if (find_allocation(p, &al)) {
-        if (al.managed || al.device == d || peer_enabled(d, al.device))
+        if (al.managed || al.device == d || peer_enabled(d, al.device) || pool_grants_access(p, d))
             return "";
         snprintf(buf, sizeof(buf),
                  "is memory of device %d (%p), but the kernel runs on device %d and peer access "
-                 "from device %d to device %d is not enabled (cudaDeviceEnablePeerAccess)",
+                 "from device %d to device %d is not enabled (cudaDeviceEnablePeerAccess, or "
+                 "cudaMemPoolSetAccess for memory from a pool)",
                  al.device, p, d, d, al.device);
         return buf;
     }

@@ -110,8 +110,8 @@ void check_global(uintptr_t a, size_t size, bool write, uintptr_t pc, device_sha
     const alloc_rec &r = alloc_table[id];
     if (id && r.freed) {
         snprintf(why, sizeof(why),
-                 "is in memory freed by cudaFree (the allocation at 0x%lx of size %zu bytes)",
-                 (unsigned long)r.base, r.size);
+                 "is in memory freed by %s (the allocation at 0x%lx of size %zu bytes)",
+                 r.freed_by ? r.freed_by : "cudaFree", (unsigned long)r.base, r.size);
         invalid(GLOBAL, write, size, a, pc, why);
     }
     if (!id || a < r.base || a + size > r.base + r.size) {
@@ -189,7 +189,7 @@ void check_alloc(uintptr_t base, size_t size, int device, bool managed, const ch
     uint32_t id = alloc_count.load();
     if (!alloc_table || id >= max_allocs)
         return; // no room: the allocation goes unchecked
-    alloc_table[id] = alloc_rec{ base, size, false, managed, device, api, site };
+    alloc_table[id] = alloc_rec{ base, size, false, managed, device, api, site, nullptr };
     alloc_count.store(id + 1);
     device_shadow *sh = nullptr;
     for (device_shadow &x : shadows)
@@ -202,13 +202,14 @@ void check_alloc(uintptr_t base, size_t size, int device, bool managed, const ch
     set_init(sh, base, size, managed);
 }
 
-void check_free(uintptr_t base, size_t size)
+void check_free(uintptr_t base, size_t size, const char *by)
 {
     if (!tools)
         return;
     std::lock_guard<std::mutex> lock(alloc_mutex);
     for (uint32_t i = alloc_count.load(); i-- > 1;) {
         if (alloc_table[i].base == base && !alloc_table[i].freed) {
+            alloc_table[i].freed_by = by;
             alloc_table[i].freed = true;
             break;
         }

@@ -11,6 +11,8 @@
 // not touch (protect.cpp keeps it closed while no operation uses it), and
 // managed memory (cudaMallocManaged), which host and kernels share. Both
 // draw on one budget, the device's memory size.
+// The file is longer than 600 lines because the arenas, the live-allocation
+// table and every call that changes them share one lock and private tables.
 
 // This file defines cudaMalloc and its kin: cuda_runtime.h must not turn
 // their names into the macros that record a call's place.
@@ -225,8 +227,9 @@ cudaError_t device_alloc(void **out, size_t size, bool managed, const char *api,
     return cudaSuccess;
 }
 
-// Releases an allocation. Caller holds mem_mutex.
-void release(const allocation &al)
+// Releases an allocation; `by` names the call that frees it (for reports of
+// a later use). Caller holds mem_mutex.
+void release(const allocation &al, const char *by)
 {
     arena &a = arenas[al.device];
     size_t len = round_up(al.size, alignment) + redzone;
@@ -236,7 +239,7 @@ void release(const allocation &al)
         device_memory_scope open((void *)al.base, al.size);
         memset((void *)al.base, poison, al.size);
     }
-    check_free(al.base, al.size);
+    check_free(al.base, al.size, by);
     a.used -= len;
     board_set_used(al.device, a.used);
     give_block(al.managed ? a.free_managed : a.free_blocks, al.base, len);
@@ -385,7 +388,7 @@ bool heap_free(void *p)
     if (it == live.end() || it->second.api != heap_api)
         return false;
     heap_used[it->second.device] -= round_up(it->second.size, 16);
-    release(it->second);
+    release(it->second, "free in a kernel");
     return true;
 }
 
@@ -397,7 +400,7 @@ void free_all(int d)
         allocation al = it->second;
         ++it;
         if (al.device == d)
-            release(al);
+            release(al, "cudaDeviceReset");
     }
 }
 
@@ -417,6 +420,38 @@ size_t arena_bytes(int d)
 } // namespace gpulab_sim
 
 using namespace gpulab_sim;
+
+namespace gpulab_sim
+{
+
+cudaError_t free_allocation(void *p, const char *api)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    auto it = live.find((uintptr_t)p);
+    if (it == live.end()) {
+        const allocation *inside = lookup((uintptr_t)p);
+        if (inside)
+            report("%s(%p): not the start of an allocation (that allocation starts at %p)", api, p,
+                   (void *)inside->base);
+        else
+            report("%s(%p): not a pointer cudaMalloc returned, or freed already", api, p);
+        return cudaErrorInvalidValue;
+    }
+    if (it->second.api == heap_api) {
+        report("%s(%p): memory from malloc in a kernel is freed by free in a kernel, not by %s",
+               api, p, api);
+        return cudaErrorInvalidValue;
+    }
+    release(it->second, api);
+    return cudaSuccess;
+}
+
+void *allocate_on(int d, size_t size, const char *api)
+{
+    return (void *)place(d, size, false, api, take_site());
+}
+
+} // namespace gpulab_sim
 
 extern "C" {
 
@@ -462,25 +497,7 @@ cudaError_t cudaFree(void *p)
     e = device_sync(d); // cudaFree waits for work that may still use the memory
     if (e != cudaSuccess)
         return record(e); // which failed: the error it raised shows here
-    std::lock_guard<std::mutex> lock(mem_mutex);
-    auto it = live.find((uintptr_t)p);
-    if (it == live.end()) {
-        const allocation *inside = lookup((uintptr_t)p);
-        if (inside)
-            report("cudaFree(%p): not the start of an allocation (that allocation starts at %p)", p,
-                   (void *)inside->base);
-        else
-            report("cudaFree(%p): not a pointer cudaMalloc returned, or freed already", p);
-        return record(cudaErrorInvalidValue);
-    }
-    if (it->second.api == heap_api) {
-        report("cudaFree(%p): memory from malloc in a kernel is freed by free in a kernel, not "
-               "by cudaFree",
-               p);
-        return record(cudaErrorInvalidValue);
-    }
-    release(it->second);
-    return cudaSuccess;
+    return record(gpulab_sim::free_allocation(p, "cudaFree"));
 }
 
 cudaError_t cudaHostAlloc(void **p, size_t size, unsigned int flags)
