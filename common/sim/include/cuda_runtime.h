@@ -118,6 +118,40 @@ static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t widt
 {
     return cudaMallocPitch((void **)devPtr, pitch, width, height);
 }
+// cudaEventCreate with flags: CUDA's C++ overload of cudaEventCreateWithFlags.
+static inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags)
+{
+    return cudaEventCreateWithFlags(event, flags);
+}
+// cudaGraphInstantiate: CUDA 12's form (flags), and the older one that
+// programs still write (error node, log buffer), as CUDA's header keeps it.
+static inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                               unsigned long long flags = 0)
+{
+    return cudaGraphInstantiateWithFlags(pGraphExec, graph, flags);
+}
+static inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                               cudaGraphNode_t *pErrorNode, char *pLogBuffer,
+                                               size_t bufferSize)
+{
+    (void)pErrorNode;
+    if (pLogBuffer && bufferSize)
+        pLogBuffer[0] = 0;
+    return cudaGraphInstantiateWithFlags(pGraphExec, graph, 0);
+}
+// cudaGraphExecUpdate's older form (error node, result).
+static inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                              cudaGraphNode_t *hErrorNode_out,
+                                              enum cudaGraphExecUpdateResult *updateResult_out)
+{
+    cudaGraphExecUpdateResultInfo info;
+    cudaError_t e = cudaGraphExecUpdate(hGraphExec, hGraph, &info);
+    if (hErrorNode_out)
+        *hErrorNode_out = info.errorNode;
+    if (updateResult_out)
+        *updateResult_out = info.result;
+    return e;
+}
 template <class T>
 static inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream)
 {

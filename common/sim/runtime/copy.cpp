@@ -191,6 +191,43 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, s, false);
 }
 
+// A 3D copy between pitched pointers, as slices of 2D copies. CUDA arrays
+// (textures' memory) are not simulated.
+static cudaError_t copy_3d(const cudaMemcpy3DParms *p, cudaStream_t s, bool wait, const char *call)
+{
+    if (!p)
+        return record(cudaErrorInvalidValue, call);
+    if (p->srcArray || p->dstArray) {
+        report("%s: CUDA arrays (cudaArray_t) are not simulated", call);
+        return record(cudaErrorNotSupported, call);
+    }
+    const cudaExtent &x = p->extent;
+    size_t sslice = p->srcPtr.pitch * p->srcPtr.ysize, dslice = p->dstPtr.pitch * p->dstPtr.ysize;
+    const char *src = (const char *)p->srcPtr.ptr + p->srcPos.z * sslice +
+                      p->srcPos.y * p->srcPtr.pitch + p->srcPos.x;
+    char *dst =
+        (char *)p->dstPtr.ptr + p->dstPos.z * dslice + p->dstPos.y * p->dstPtr.pitch + p->dstPos.x;
+    for (size_t z = 0; z < x.depth; z++) {
+        cudaError_t e = copy_2d(dst + z * dslice, p->dstPtr.pitch, src + z * sslice,
+                                p->srcPtr.pitch, x.width, x.height, p->kind, s, false);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return wait ? record(stream_sync(s), call) : cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *p)
+{
+    gpulab_sim::trace_api api_call_("cudaMemcpy3D");
+    return copy_3d(p, 0, true, "cudaMemcpy3D");
+}
+
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *p, cudaStream_t s)
+{
+    gpulab_sim::trace_api api_call_("cudaMemcpy3DAsync");
+    return copy_3d(p, s, false, "cudaMemcpy3DAsync");
+}
+
 static cudaError_t copy_peer(void *dst, int dd, const void *src, int sd, size_t n, cudaStream_t s,
                              bool wait)
 {

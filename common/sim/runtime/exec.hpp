@@ -48,9 +48,13 @@ struct job {
     const kernel_ops *plain = nullptr;       // the twin's plain copy (plain_copy.cpp)
     std::atomic<uint64_t> plain_blocks{ 0 }; // blocks that ran it
     std::mutex report_mutex;
+    // A launch of a graph's kernel node runs the node's arguments again: it
+    // keeps the job that owns them (the one made when the node was captured).
+    std::shared_ptr<job> owner;
     ~job()
     {
-        req.ops->destroy(req.task);
+        if (!owner)
+            req.ops->destroy(req.task);
     }
 };
 

@@ -38,6 +38,15 @@ void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 cudaError_t unsupported(const char *what);
 
 // ---------------------------------------------------------------------------
+// Kernels known by address (launch_args.cpp)
+
+// The sizes of a registered kernel's parameters; false when addr is none.
+bool kernel_params(const void *addr, const size_t **sizes, int *n);
+// cudaLaunchKernel under another call's name (a graph's kernel node).
+cudaError_t launch_kernel_at(const char *api, const void *func, dim3 grid, dim3 block, void **args,
+                             size_t shmem, cudaStream_t stream);
+
+// ---------------------------------------------------------------------------
 // Devices (device.cpp)
 
 int device_count();   // simulated devices: GPULAB_SIM_DEVICES, default 1
@@ -180,6 +189,21 @@ bool stream_device(cudaStream_t s, int *d);
 // op (stream_sync, device_sync, an event or a query), never earlier; ops
 // queued after it are skipped.
 cudaError_t enqueue(cudaStream_t s, const char *what, std::function<cudaError_t()> fn);
+// Stream capture (graph.cpp drives it): the graph s is being captured into
+// (null when none); makes s capture into g (null: stop); stops every stream
+// capturing into g.
+cudaGraph_t stream_capture(cudaStream_t s);
+cudaError_t stream_capture_set(cudaStream_t s, cudaGraph_t g);
+void stream_capture_end(cudaGraph_t g);
+// Graphs (graph.cpp): work queued on a stream being captured becomes a node of
+// g, after the capture's last node; a kernel launch's node makes a fresh
+// launch on the stream the graph is launched on.
+cudaError_t graph_capture(cudaGraph_t g, const char *what, std::function<cudaError_t()> fn);
+// What a graph's memory-allocation node allocates (an allocation's api):
+// kept for the program's life, left out of the leak check.
+extern const char graph_memory_api[];
+cudaError_t graph_capture_launch(cudaGraph_t g, const char *what,
+                                 std::function<cudaError_t(cudaStream_t)> launch);
 // Waits until everything queued on s so far has run; returns the sticky error.
 cudaError_t stream_sync(cudaStream_t s);
 // Waits until everything queued on device d so far has run; returns the sticky error.

@@ -189,10 +189,4 @@ cudaError_t cudaMemAdvise(const void *ptr, size_t count, cudaMemoryAdvise advice
     return unsupported("cudaMemAdvise");
 }
 
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode)
-{
-    (void)stream, (void)mode;
-    return unsupported("cudaStreamBeginCapture (CUDA graphs)");
-}
-
 } // extern "C"

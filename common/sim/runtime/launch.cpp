@@ -215,6 +215,32 @@ void unchecked_kernel(const launch_request &r)
                "its .cu file with gpulab-nvcc, which puts the check build in the object");
 }
 
+// A captured launch, run again by a graph launched on stream s: a new job
+// with the same kernel, shape and arguments.
+cudaError_t launch_again(const std::shared_ptr<job> &first, cudaStream_t s)
+{
+    int d;
+    if (!stream_device(s, &d))
+        return cudaErrorInvalidResourceHandle;
+    if (sticky(d) != cudaSuccess)
+        return sticky(d);
+    auto j = std::make_shared<job>();
+    j->req = first->req;
+    j->req.stream = s;
+    j->pointers = first->pointers;
+    j->is_pointer = first->is_pointer;
+    j->sync = first->sync;
+    j->cooperative = first->cooperative;
+    j->total_blocks = first->total_blocks;
+    j->device = d;
+    j->owner = first;
+    return enqueue(s, j->req.kernel_name, [j]() {
+        cudaError_t e = run_kernel(j);
+        device_printf_flush(j->device);
+        return e;
+    });
+}
+
 cudaError_t submit(const launch_request &r, bool cooperative)
 {
     trace_api api_call_(cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel",
@@ -264,6 +290,9 @@ cudaError_t submit(const launch_request &r, bool cooperative)
     if ((check_tools() & ~CHECK_STATS) && r.ops && !r.ops->instrumented)
         unchecked_kernel(r);
     j->device = d;
+    if (cudaGraph_t g = stream_capture(r.stream))
+        return graph_capture_launch(g, r.kernel_name,
+                                    [j](cudaStream_t s) { return launch_again(j, s); });
     enqueue(r.stream, r.kernel_name, [j]() {
         cudaError_t e = run_kernel(j);
         device_printf_flush(j->device);

@@ -18,6 +18,8 @@ struct entry {
     const char *name;
     void (*func)();
     erased_launcher launch;
+    const size_t *param_sizes;
+    int n_params;
 };
 
 std::mutex entries_mutex;
@@ -55,10 +57,26 @@ cudaError_t launch_by_address(const char *api, const void *func, dim3 grid, dim3
 } // namespace
 
 void register_kernel_entry(const void *addr, const char *name, void (*func)(),
-                           erased_launcher launch)
+                           erased_launcher launch, const size_t *param_sizes, int n_params)
 {
     std::lock_guard<std::mutex> lock(entries_mutex);
-    entries()[addr] = entry{ name, func, launch };
+    entries()[addr] = entry{ name, func, launch, param_sizes, n_params };
+}
+
+bool kernel_params(const void *addr, const size_t **sizes, int *n)
+{
+    entry e;
+    if (!addr || !find_entry(addr, &e))
+        return false;
+    *sizes = e.param_sizes;
+    *n = e.n_params;
+    return true;
+}
+
+cudaError_t launch_kernel_at(const char *api, const void *func, dim3 grid, dim3 block, void **args,
+                             size_t shmem, cudaStream_t stream)
+{
+    return launch_by_address(api, func, grid, block, args, shmem, stream, false);
 }
 
 const char *kernel_entry_name(const void *addr)

@@ -143,8 +143,8 @@ void leak_check(int status)
     size_t bytes = 0, count = 0, kept_bytes[17] = {}, kept[17] = {};
     for (uint32_t i = 1; i < alloc_count.load(); i++) {
         const alloc_rec &r = alloc_table[i];
-        if (!r.size || r.freed || r.api == heap_api)
-            continue; // a kernel's malloc: the heap goes with the context
+        if (!r.size || r.freed || r.api == heap_api || r.api == graph_memory_api)
+            continue; // a kernel's malloc, a graph's memory: they go with the context
         if (status != 0 || sticky(r.device) != cudaSuccess) {
             int d = status != 0 || r.device < 0 || r.device >= 16 ? 16 : r.device;
             kept_bytes[d] += r.size;

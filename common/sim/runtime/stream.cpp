@@ -29,7 +29,8 @@
 struct CUstream_st {
     int device;
     unsigned flags;
-    uint64_t last_seq; // sequence number of the last op queued on it
+    uint64_t last_seq;             // sequence number of the last op queued on it
+    cudaGraph_t capture = nullptr; // the graph its work goes to while captured
 };
 
 struct CUevent_st {
@@ -38,6 +39,7 @@ struct CUevent_st {
     uint64_t seq;    // op that records it; 0 = never recorded
     double stamp_ms; // CLOCK_MONOTONIC when that op ran
     double model_ms; // the stream's modeled clock then (GPULAB_SIM_MODEL), else -1
+    cudaGraph_t captured_in = nullptr; // last recorded in a stream being captured into it
 };
 
 namespace gpulab_sim
@@ -194,11 +196,42 @@ bool stream_device(cudaStream_t s, int *d)
     return true;
 }
 
+cudaGraph_t stream_capture(cudaStream_t s)
+{
+    CUstream_st *st;
+    if (!resolve(s, &st))
+        return nullptr;
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    return st->capture;
+}
+
+cudaError_t stream_capture_set(cudaStream_t s, cudaGraph_t g)
+{
+    CUstream_st *st;
+    if (s == nullptr || s == cudaStreamLegacy)
+        return cudaErrorStreamCaptureUnsupported; // the legacy stream cannot be captured
+    if (!resolve(s, &st))
+        return cudaErrorInvalidResourceHandle;
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    st->capture = g;
+    return cudaSuccess;
+}
+
+void stream_capture_end(cudaGraph_t g)
+{
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    for (cudaStream_t st : streams)
+        if (st->capture == g)
+            st->capture = nullptr;
+}
+
 cudaError_t enqueue(cudaStream_t s, const char *what, std::function<cudaError_t()> fn)
 {
     CUstream_st *st;
     if (!resolve(s, &st))
         return cudaErrorInvalidResourceHandle;
+    if (st->capture) // stream capture: the work becomes a node of the graph
+        return graph_capture(st->capture, what, std::move(fn));
     executor *x = exec(st->device);
     std::lock_guard<std::mutex> lock(x->m);
     uint64_t seq = x->next_seq++;
@@ -213,6 +246,8 @@ cudaError_t stream_sync(cudaStream_t s)
     CUstream_st *st;
     if (!resolve(s, &st))
         return cudaErrorInvalidResourceHandle;
+    if (st->capture)
+        return cudaErrorStreamCaptureUnsupported; // nothing of a capture runs until launched
     executor *x = exec(st->device);
     uint64_t seq;
     {
@@ -392,6 +427,13 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
         return record(cudaErrorInvalidResourceHandle);
     CUstream_st *st;
     resolve(s, &st);
+    if (st->capture) {
+        // In a capture an event only marks a point that other streams may
+        // join (cudaStreamWaitEvent); work is in capture order anyway.
+        ev->captured_in = st->capture;
+        return cudaSuccess;
+    }
+    ev->captured_in = nullptr;
     e = enqueue(s, "cudaEventRecord", [ev, s]() {
         ev->stamp_ms = now_ms();
         ev->model_ms = model_stamp(s);
@@ -473,6 +515,13 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned int fla
         return record(cudaErrorInvalidValue);
     if (!event_valid(ev) || !stream_device(s, &sd))
         return record(cudaErrorInvalidResourceHandle);
+    if (ev->captured_in) {
+        // Waiting on a point of a capture: s joins it (its work goes to that
+        // graph from here on).
+        if (stream_capture(s) && stream_capture(s) != ev->captured_in)
+            return record(cudaErrorStreamCaptureMerge);
+        return record(stream_capture_set(s, ev->captured_in));
+    }
     if (ev->seq == 0)
         return cudaSuccess;
     if (ev->device == sd) {

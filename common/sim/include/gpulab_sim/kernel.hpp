@@ -471,15 +471,24 @@ cudaError_t launch_erased(void (*func)(), dim3 grid, dim3 block, void **args, si
                             typename make_index_list<sizeof...(P)>::type());
 }
 
+// param_sizes: the size of each of the kernel's n_params parameters (a graph's
+// kernel node copies the arguments when it is made).
 void register_kernel_entry(const void *addr, const char *name, void (*func)(),
-                           erased_launcher launch);
+                           erased_launcher launch, const size_t *param_sizes, int n_params);
+
+template <class... P>
+inline const size_t *param_sizes()
+{
+    static const size_t v[] = { sizeof(P)..., 0 };
+    return v;
+}
 
 struct kernel_entry_registrar {
     template <class... P>
     kernel_entry_registrar(void (*kernel)(P...), const char *name)
     {
         register_kernel_entry((const void *)kernel, name, reinterpret_cast<void (*)()>(kernel),
-                              &launch_erased<P...>);
+                              &launch_erased<P...>, param_sizes<P...>(), (int)sizeof...(P));
     }
 };
 } // namespace gpulab_sim
