@@ -15,6 +15,7 @@
 #ifdef __cplusplus
 #include "gpulab_sim/kernel.hpp"
 #include "gpulab_sim/cooperative_launch.hpp"
+#include "gpulab_sim/texture.hpp"
 
 // C++ overloads of the symbol functions, taking the variable itself.
 template <class T>

@@ -215,11 +215,6 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
                                   enum cudaStreamCaptureStatus *pCaptureStatus);
-#ifdef __cplusplus
-#define GPULAB_SIM_DV(v) = v
-#else
-#define GPULAB_SIM_DV(v)
-#endif
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                      enum cudaStreamCaptureStatus *captureStatus_out,
                                      unsigned long long *id_out GPULAB_SIM_DV(0),
@@ -291,6 +286,40 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                 cudaGraphExecUpdateResultInfo *resultInfo);
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+
+/* Textures (runtime/texture.cpp): CUDA arrays, channel descriptions and
+ * texture objects; kernels read them with tex1Dfetch, tex1D, tex2D and tex3D
+ * (gpulab_sim/texture.hpp). */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                   enum cudaChannelFormatKind f);
+cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                            size_t width, size_t height GPULAB_SIM_DV(0),
+                            unsigned int flags GPULAB_SIM_DV(0));
+cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                              struct cudaExtent extent, unsigned int flags GPULAB_SIM_DV(0));
+cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
+                             unsigned int *flags, cudaArray_t array);
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                              size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                size_t spitch, size_t width, size_t height,
+                                enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                  size_t hOffset, size_t width, size_t height,
+                                  enum cudaMemcpyKind kind);
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                    const struct cudaResourceDesc *pResDesc,
+                                    const struct cudaTextureDesc *pTexDesc,
+                                    const struct cudaResourceViewDesc *pResViewDesc);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                            cudaTextureObject_t texObject);
 
 static inline struct cudaPos make_cudaPos(size_t x, size_t y, size_t z)
 {

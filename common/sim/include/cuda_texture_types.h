@@ -1,8 +1,7 @@
-/* cuda_texture_types.h — gpulab simulator stand-in: texturing is not simulated. This file exists
- * so that a program including it gets this message, not a confusing error
- * from some other CUDA installation's header. */
-#ifndef GPULAB_SIM_ABSENT_CUDA_TEXTURE_TYPES_H
-#define GPULAB_SIM_ABSENT_CUDA_TEXTURE_TYPES_H
-#error                                                                                             \
-    "gpulab-sim: texturing is not part of the CPU simulator (see docs/simulator.md); build this program with nvcc for a GPU"
+/* cuda_texture_types.h — gpulab simulator stand-in: texture objects and
+ * their types are part of cuda_runtime.h (runtime/texture.cpp,
+ * gpulab_sim/texture.hpp). */
+#ifndef GPULAB_SIM_CUDA_TEXTURE_TYPES_H
+#define GPULAB_SIM_CUDA_TEXTURE_TYPES_H
+#include "cuda_runtime.h"
 #endif

@@ -1,8 +1,6 @@
-/* texture_fetch_functions.h — gpulab simulator stand-in: texturing is not simulated. This file
- * exists so that a program including it gets this message, not a confusing error from some other
- * CUDA installation's header. */
-#ifndef GPULAB_SIM_ABSENT_TEXTURE_FETCH_FUNCTIONS_H
-#define GPULAB_SIM_ABSENT_TEXTURE_FETCH_FUNCTIONS_H
-#error                                                                                             \
-    "gpulab-sim: texturing is not part of the CPU simulator (see docs/simulator.md); build this program with nvcc for a GPU"
+/* texture_fetch_functions.h — gpulab simulator stand-in: tex1Dfetch, tex1D,
+ * tex2D and tex3D are part of cuda_runtime.h (gpulab_sim/texture.hpp). */
+#ifndef GPULAB_SIM_TEXTURE_FETCH_FUNCTIONS_H
+#define GPULAB_SIM_TEXTURE_FETCH_FUNCTIONS_H
+#include "cuda_runtime.h"
 #endif
