@@ -355,6 +355,11 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, enum cudaStreamAttrID at
                                    union cudaStreamAttrValue *value);
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                           int device);
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr);
+cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags);
+cudaError_t cudaIpcCloseMemHandle(void *devPtr);
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event);
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle);
 /* Profiler markers: accepted, no effect. */
 cudaError_t cudaProfilerStart(void);
 cudaError_t cudaProfilerStop(void);

@@ -369,6 +369,16 @@ struct cudaMemPoolProps {
     unsigned char reserved[54];
 };
 
+/* Interprocess communication: not simulated (the calls return
+ * cudaErrorNotSupported); CUDA's types, so that programs build. */
+typedef struct cudaIpcMemHandle_st {
+    char reserved[64];
+} cudaIpcMemHandle_t;
+typedef struct cudaIpcEventHandle_st {
+    char reserved[64];
+} cudaIpcEventHandle_t;
+#define cudaIpcMemLazyEnablePeerAccess 0x01
+
 /* Textures (runtime/texture.cpp, gpulab_sim/texture.hpp): CUDA's types and values. */
 enum cudaChannelFormatKind {
     cudaChannelFormatKindSigned = 0,

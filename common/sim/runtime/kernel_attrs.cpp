@@ -189,4 +189,35 @@ cudaError_t cudaMemAdvise(const void *ptr, size_t count, cudaMemoryAdvise advice
     return unsupported("cudaMemAdvise");
 }
 
+// Interprocess communication: one simulated process has no other to share with.
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
+{
+    (void)handle, (void)devPtr;
+    return unsupported("cudaIpcGetMemHandle (interprocess memory)");
+}
+
+cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags)
+{
+    (void)devPtr, (void)handle, (void)flags;
+    return unsupported("cudaIpcOpenMemHandle (interprocess memory)");
+}
+
+cudaError_t cudaIpcCloseMemHandle(void *devPtr)
+{
+    (void)devPtr;
+    return unsupported("cudaIpcCloseMemHandle (interprocess memory)");
+}
+
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event)
+{
+    (void)handle, (void)event;
+    return unsupported("cudaIpcGetEventHandle (interprocess events)");
+}
+
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle)
+{
+    (void)event, (void)handle;
+    return unsupported("cudaIpcOpenEventHandle (interprocess events)");
+}
+
 } // extern "C"

@@ -89,6 +89,8 @@ run_fails("an unknown option" "gpulab-nvcc: unknown option --frobnicate" "${NVCC
 run_fails("a library the simulator lacks" "cufft is not part of the simulator" "${NVCC}"
           -I inc -DSCALE=3 main.cu util.cu helper.c extra.cpp -lcufft)
 run_fails("a missing file" "gpulab-nvcc: nope.cu: no such file" "${NVCC}" nope.cu)
+run_fails("Thrust" "gpulab-sim: Thrust is not part of the CPU simulator yet" "${NVCC}"
+          -o "${WORKDIR}/thrust_use" thrust_use.cu)
 run_fails("PTX output" "-ptx is not supported" "${NVCC}" -ptx util.cu)
 # 6. Compiler errors point at the student's file and line.
 run_fails("a compile error" "broken.cu:5" "${NVCC}" -c broken.cu -o "${WORKDIR}/broken.o")
