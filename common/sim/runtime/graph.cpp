@@ -45,6 +45,27 @@ cudaError_t add_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t 
     return cudaSuccess;
 }
 
+// A new node of the given type; what names it in the stream's log.
+std::unique_ptr<CUgraphNode_st> make_node(cudaGraphNodeType type, const char *what)
+{
+    auto n = std::make_unique<CUgraphNode_st>();
+    n->type = type;
+    n->what = what;
+    return n;
+}
+
+// An event-record or event-wait node.
+cudaError_t add_event_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                           size_t ndeps, cudaEvent_t event, cudaGraphNodeType type,
+                           const char *what)
+{
+    if (!event)
+        return cudaErrorInvalidValue;
+    auto n = make_node(type, what);
+    n->event = event;
+    return add_node(out, g, deps, ndeps, std::move(n));
+}
+
 } // namespace
 
 bool valid_graph(cudaGraph_t g)
@@ -303,9 +324,7 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
         report("cudaGraphAddMemcpyNode: CUDA arrays (cudaArray_t) are not simulated");
         return record(cudaErrorNotSupported);
     }
-    auto n = std::make_unique<CUgraphNode_st>();
-    n->type = cudaGraphNodeTypeMemcpy;
-    n->what = "cudaGraphMemcpyNode";
+    auto n = make_node(cudaGraphNodeTypeMemcpy, "cudaGraphMemcpyNode");
     n->copy = *pCopyParams;
     return record(add_node(pGraphNode, graph, pDependencies, numDependencies, std::move(n)));
 }
@@ -331,9 +350,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
     if (!p || !p->dst || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) ||
         (p->height > 1 && p->pitch < p->width * p->elementSize))
         return record(cudaErrorInvalidValue);
-    auto n = std::make_unique<CUgraphNode_st>();
-    n->type = cudaGraphNodeTypeMemset;
-    n->what = "cudaGraphMemsetNode";
+    auto n = make_node(cudaGraphNodeTypeMemset, "cudaGraphMemsetNode");
     n->set = *p;
     return record(add_node(pGraphNode, graph, pDependencies, numDependencies, std::move(n)));
 }
@@ -344,9 +361,7 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
 {
     if (!pNodeParams || !pNodeParams->fn)
         return record(cudaErrorInvalidValue);
-    auto n = std::make_unique<CUgraphNode_st>();
-    n->type = cudaGraphNodeTypeHost;
-    n->what = "cudaGraphHostNode";
+    auto n = make_node(cudaGraphNodeTypeHost, "cudaGraphHostNode");
     n->host = *pNodeParams;
     return record(add_node(pGraphNode, graph, pDependencies, numDependencies, std::move(n)));
 }
@@ -357,9 +372,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
 {
     if (!valid_graph(childGraph) || childGraph == graph)
         return record(cudaErrorInvalidValue);
-    auto n = std::make_unique<CUgraphNode_st>();
-    n->type = cudaGraphNodeTypeGraph;
-    n->what = "cudaGraphChildGraphNode";
+    auto n = make_node(cudaGraphNodeTypeGraph, "cudaGraphChildGraphNode");
     n->child = clone(*childGraph); // CUDA copies the child graph into the node
     return record(add_node(pGraphNode, graph, pDependencies, numDependencies, std::move(n)));
 }
@@ -367,35 +380,24 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                   const cudaGraphNode_t *pDependencies, size_t numDependencies)
 {
-    auto n = std::make_unique<CUgraphNode_st>();
-    n->what = "cudaGraphEmptyNode";
-    return record(add_node(pGraphNode, graph, pDependencies, numDependencies, std::move(n)));
+    return record(add_node(pGraphNode, graph, pDependencies, numDependencies,
+                           make_node(cudaGraphNodeTypeEmpty, "cudaGraphEmptyNode")));
 }
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                         const cudaGraphNode_t *pDependencies,
                                         size_t numDependencies, cudaEvent_t event)
 {
-    if (!event)
-        return record(cudaErrorInvalidValue);
-    auto n = std::make_unique<CUgraphNode_st>();
-    n->type = cudaGraphNodeTypeEventRecord;
-    n->what = "cudaGraphEventRecordNode";
-    n->event = event;
-    return record(add_node(pGraphNode, graph, pDependencies, numDependencies, std::move(n)));
+    return record(add_event_node(pGraphNode, graph, pDependencies, numDependencies, event,
+                                 cudaGraphNodeTypeEventRecord, "cudaGraphEventRecordNode"));
 }
 
 cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                       const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                       cudaEvent_t event)
 {
-    if (!event)
-        return record(cudaErrorInvalidValue);
-    auto n = std::make_unique<CUgraphNode_st>();
-    n->type = cudaGraphNodeTypeWaitEvent;
-    n->what = "cudaGraphEventWaitNode";
-    n->event = event;
-    return record(add_node(pGraphNode, graph, pDependencies, numDependencies, std::move(n)));
+    return record(add_event_node(pGraphNode, graph, pDependencies, numDependencies, event,
+                                 cudaGraphNodeTypeWaitEvent, "cudaGraphEventWaitNode"));
 }
 
 cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -414,9 +416,7 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
                                       gpulab_sim::graph_memory_api);
     if (!p)
         return record(cudaErrorMemoryAllocation);
-    auto n = std::make_unique<CUgraphNode_st>();
-    n->type = cudaGraphNodeTypeMemAlloc;
-    n->what = "cudaGraphMemAllocNode";
+    auto n = make_node(cudaGraphNodeTypeMemAlloc, "cudaGraphMemAllocNode");
     cudaError_t e = add_node(pGraphNode, graph, pDependencies, numDependencies, std::move(n));
     if (e != cudaSuccess) {
         gpulab_sim::free_allocation(p, "cudaGraphAddMemAllocNode");
@@ -434,9 +434,7 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
     if (!dptr || !gpulab_sim::find_allocation(dptr, &a) || a.base != (uintptr_t)dptr ||
         a.api != gpulab_sim::graph_memory_api)
         return record(cudaErrorInvalidValue);
-    auto n = std::make_unique<CUgraphNode_st>();
-    n->type = cudaGraphNodeTypeMemFree;
-    n->what = "cudaGraphMemFreeNode";
+    auto n = make_node(cudaGraphNodeTypeMemFree, "cudaGraphMemFreeNode");
     return record(add_node(pGraphNode, graph, pDependencies, numDependencies, std::move(n)));
 }
 
