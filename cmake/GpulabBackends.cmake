@@ -5,7 +5,7 @@
 # lists the enabled ones, in the order their programs are built.
 #
 #   cuda  nvcc, cudart, cuBLAS and cuRAND; runs on an NVIDIA GPU, exits 77 without one.
-#   sim   the CPU simulator (common/sim/): the same .cu files, launches rewritten
+#   sim   the CPU simulator (sim/): the same .cu files, launches rewritten
 #         by gpulab-sim-rewrite, compiled as C++ against gpulab's stand-in CUDA
 #         headers and linked with gpulab_sim_runtime. Needs no CUDA toolkit.
 
@@ -33,7 +33,7 @@ if(GPULAB_SIM)
   add_library(gpulab_backend_sim INTERFACE)
   # The stand-in CUDA headers come before any real CUDA toolkit's.
   target_include_directories(gpulab_backend_sim BEFORE INTERFACE
-    "${PROJECT_SOURCE_DIR}/common/sim/include")
+    "${PROJECT_SOURCE_DIR}/sim/include")
   target_link_libraries(gpulab_backend_sim INTERFACE gpulab_sim_runtime)
   target_compile_definitions(gpulab_backend_sim INTERFACE
     GPULAB_BACKEND_SIM=1 GPULAB_BACKEND_NAME="sim")
@@ -166,10 +166,10 @@ function(gpulab_sim_check_twin target)
     add_custom_command(OUTPUT "${kernels}"
       COMMAND ${CMAKE_COMMAND} -E env OBJCOPY=${CMAKE_OBJCOPY} READELF=${CMAKE_READELF}
               LD=${CMAKE_LINKER} "${GPULAB_BASH}"
-              "${PROJECT_SOURCE_DIR}/common/sim/tools/gpulab-sim-plain-copy" -o "${kernels}"
+              "${PROJECT_SOURCE_DIR}/sim/tools/gpulab-sim-plain-copy" -o "${kernels}"
               --instrumented $<TARGET_OBJECTS:${twin}.cu> --plain $<TARGET_OBJECTS:${target}.cu>
       DEPENDS $<TARGET_OBJECTS:${twin}.cu> $<TARGET_OBJECTS:${target}.cu>
-              "${PROJECT_SOURCE_DIR}/common/sim/tools/gpulab-sim-plain-copy"
+              "${PROJECT_SOURCE_DIR}/sim/tools/gpulab-sim-plain-copy"
       COMMENT "Linking the kernels of ${twin} with their plain copies"
       COMMAND_EXPAND_LISTS VERBATIM)
     set_source_files_properties("${kernels}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)

@@ -1,5 +1,5 @@
 /* stats.c — the simulator's access counts behind lab/stats.h. The one place
- * outside common/sim that knows the simulator's own stats interface. */
+ * outside sim that knows the simulator's own stats interface. */
 #define _POSIX_C_SOURCE 200809L
 #include "lab/stats.h"
 

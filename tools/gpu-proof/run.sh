@@ -14,7 +14,7 @@
 #   demos       every lab's demo on the cuda backend, solutions then starters
 #   sanitizer   compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on
 #               each lab solution, and on the check-mode corpus
-#               (common/sim/tests/check) built with nvcc: per program, what it
+#               (sim/tests/check) built with nvcc: per program, what it
 #               reports beside the simulator's expected reports
 #   ncu         global load sectors and requests of lab 04's three mat-vec
 #               kernels and lab 03's vector add, beside the simulator's counts
@@ -310,8 +310,8 @@ step_sanitizer() {
     export LD_LIBRARY_PATH
     # The corpus, each program built with nvcc as its README says it can be,
     # with line information for the reports; its expectations copied beside.
-    echo "building the check-mode corpus with nvcc ($(find "$root/common/sim/tests/check" -name '*.cu' | wc -l) programs)"
-    for f in "$root"/common/sim/tests/check/*.cu; do
+    echo "building the check-mode corpus with nvcc ($(find "$root/sim/tests/check" -name '*.cu' | wc -l) programs)"
+    for f in "$root"/sim/tests/check/*.cu; do
         name=$(basename "$f" .cu)
         grep -E '^// (CHECK-|DEVICES)' "$f" >"$d/expect/$name.txt"
         printf 'nvcc -O2 -g -lineinfo -arch=native -o %q %q -lcublas >%q 2>&1\n' \

@@ -34,7 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The model's profiles (common/sim/runtime/model.cpp) and the boards they match. */
+/* The model's profiles (sim/runtime/model.cpp) and the boards they match. */
 const mc_profile profiles[] = {
     { "gtx1650", { "NVIDIA GeForce GTX 1650", NULL, NULL } },
     { "gtx1650-gddr6", { NULL, NULL, NULL } }, /* the same name: chosen with --gpu */

@@ -26,7 +26,7 @@
 #define MC_MAX_PROFILES 16
 #define MC_WHAT 80
 
-/* The model's profiles (common/sim/runtime/model.cpp), and the names the CUDA
+/* The model's profiles (sim/runtime/model.cpp), and the names the CUDA
  * runtime gives the same boards (cudaDeviceProp.name). Only the exact board
  * of a profile matches: an RTX 3060 Ti or an A100X has other clocks or
  * bandwidth, and --gpu compares against a profile anyway. */

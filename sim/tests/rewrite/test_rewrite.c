@@ -1,4 +1,4 @@
-/* Unit tests of the sim backend's launch rewriter (common/sim/rewrite). */
+/* Unit tests of the sim backend's launch rewriter (sim/rewrite). */
 #include "rewrite.h"
 #include "lab_test.h"
 

@@ -8,7 +8,7 @@
  * operator, so maximal munch is safe). Any byte sequence lexes; nothing fails
  * but memory.
  */
-#include "internal.h"
+#include "tokens.h"
 
 #include <stdlib.h>
 #include <string.h>

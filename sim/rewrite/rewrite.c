@@ -8,7 +8,7 @@
  * "GPULAB_SIM_LAUNCH((" inserted before K, the <<< replaced by
  * `), "K", L, "ARGS")(` and the >>> by ")". None of them holds a newline.
  */
-#include "rewriter.h"
+#include "emit.h"
 
 #include <stdarg.h>
 #include <stdio.h>

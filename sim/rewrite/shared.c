@@ -5,7 +5,7 @@
  * its shared-memory window; and `__constant__` variables, registered so that
  * the check mode knows them. See rewrite.h.
  */
-#include "rewriter.h"
+#include "emit.h"
 
 static int in_function_body(const rewriter *rw, size_t i);
 static int is_punct(const rewriter *rw, size_t i, const char *text);

@@ -4,7 +4,7 @@
  * returning when the result is there. A subset: handles, device selection and
  * block size (accepted: the simulator computes each call at once, with
  * OpenBLAS), cublasXtSgemm and cublasXtDgemm. Implemented by
- * common/sim/runtime/cublas_xt.cpp. Usable from C and C++.
+ * sim/runtime/cublas_xt.cpp. Usable from C and C++.
  */
 #ifndef GPULAB_SIM_CUBLASXT_H
 #define GPULAB_SIM_CUBLASXT_H

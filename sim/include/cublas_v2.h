@@ -3,7 +3,7 @@
  * the labs use and more), with cuBLAS's names, values and semantics
  * (column-major storage, the handle's stream, pointer mode and math mode,
  * CUBLAS_STATUS_* codes). Implemented by the simulator runtime
- * (the cublas files of common/sim/runtime) on OpenBLAS, computing
+ * (the cublas files of sim/runtime) on OpenBLAS, computing
  * directly on simulated device memory. Usable from C and C++.
  *
  * As in CUDA, the functions that have a _v2 form are declared under that name

@@ -14,7 +14,7 @@
  * the rewrite (<...>, -I folders) are unknown to it, so never reported.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup, strndup */
-#include "internal.h"
+#include "tokens.h"
 
 #include <stdio.h>
 #include <stdlib.h>

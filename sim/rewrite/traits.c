@@ -11,7 +11,7 @@
  * The graph works on names: overloads share one node, which can only err
  * towards "sync" (the safe side: such kernels run as fibers).
  */
-#include "internal.h"
+#include "tokens.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /*
- * internal.h — pieces shared by the files of the launch rewriter: the token
+ * tokens.h — pieces shared by the files of the launch rewriter: the token
  * list produced by the lexer, a growable byte buffer, and the kernel analysis.
  * Not part of any public interface.
  */
-#ifndef GPULAB_RW_INTERNAL_H
-#define GPULAB_RW_INTERNAL_H
+#ifndef GPULAB_RW_TOKENS_H
+#define GPULAB_RW_TOKENS_H
 
 #include "rewrite.h"
 
@@ -84,4 +84,4 @@ void gpulab_rw_printf(gpulab_rw_buf *b, const char *fmt, ...)
 int gpulab_rw_find_kernels(const char *src, const gpulab_rw_tokens *toks,
                            gpulab_rw_kernel **kernels, size_t *count);
 
-#endif /* GPULAB_RW_INTERNAL_H */
+#endif /* GPULAB_RW_TOKENS_H */

@@ -1,7 +1,7 @@
 /*
  * cuda_runtime_api.h — gpulab simulator stand-in: the CUDA runtime API's
  * functions, as C declarations with CUDA's names, parameters and error codes.
- * Implemented by the simulator runtime (common/sim/runtime/) on the CPU.
+ * Implemented by the simulator runtime (sim/runtime/) on the CPU.
  * Usable from C and C++.
  */
 #ifndef GPULAB_SIM_CUDA_RUNTIME_API_H

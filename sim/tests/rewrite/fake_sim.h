@@ -1,6 +1,6 @@
 // fake_sim.h: just enough of the simulator's interface for `c++ -fsyntax-only`
 // to accept what gpulab-sim-rewrite writes (the unit-rewrite-cli test). The
-// real one is common/sim/include/gpulab_sim/kernel.hpp.
+// real one is sim/include/gpulab_sim/kernel.hpp.
 #include <cstddef>
 
 #define __global__

@@ -1,13 +1,13 @@
 /*
- * rewriter.h — the launch rewriter's state while it copies one source text,
+ * emit.h — the launch rewriter's state while it copies one source text,
  * shared by rewrite.c (launches, the driver) and shared.c (`__shared__`
  * declarations), with the small token tests both use. Internal to the
  * rewriter.
  */
-#ifndef GPULAB_RW_REWRITER_H
-#define GPULAB_RW_REWRITER_H
+#ifndef GPULAB_RW_EMIT_H
+#define GPULAB_RW_EMIT_H
 
-#include "internal.h"
+#include "tokens.h"
 
 #include <string.h>
 
@@ -70,4 +70,4 @@ size_t gpulab_rw_static_shared(rewriter *rw, size_t i);
  * returns the index of the declaration's ';', or i when it is left alone. */
 size_t gpulab_rw_constant(rewriter *rw, size_t i);
 
-#endif /* GPULAB_RW_REWRITER_H */
+#endif /* GPULAB_RW_EMIT_H */

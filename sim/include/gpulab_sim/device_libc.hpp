@@ -1,6 +1,6 @@
 // gpulab_sim/device_libc.hpp — the C library as a kernel sees it: clock()
 // and clock64() count the simulated clock, malloc and free use the device's
-// heap, printf the device's printf buffer (common/sim/runtime/heap.cpp).
+// heap, printf the device's printf buffer (sim/runtime/heap.cpp).
 // Host code calling them gets the C library's own.
 #ifndef GPULAB_SIM_DEVICE_LIBC_HPP
 #define GPULAB_SIM_DEVICE_LIBC_HPP
