@@ -36,7 +36,8 @@ CMAKE_ARGS ?=
 CTEST_ARGS ?=
 LAB ?=
 DOCS ?= 1
-LABS = lab01 lab02 lab03 lab04 lab05
+# The labs: one per folder labs/NN_name/ (lab01 for labs/01_devices/).
+LABS = $(foreach d,$(sort $(wildcard labs/[0-9][0-9]_*/CMakeLists.txt)),lab$(firstword $(subst _, ,$(word 2,$(subst /, ,$(d))))))
 
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null)
 

@@ -39,20 +39,16 @@ set(DOXYGEN_EXPAND_ONLY_PREDEF YES)
 set(DOXYGEN_PREDEFINED "__attribute__(x)=" "LAB_NORETURN=")
 set(DOXYGEN_ALIASES "")
 
-# The labs' handouts, rendered with the rest (a lab not in this checkout is skipped).
-set(GPULAB_HANDOUTS
-  labs/01_devices/README.md
-  labs/02_copying/README.md
-  labs/03_kernels/README.md
-  labs/04_matvec/README.md
-  labs/05_training/README.md)
+# The labs' handouts (each declared lab's README.md), rendered with the rest.
 set(GPULAB_DOC_INPUTS
   "${PROJECT_SOURCE_DIR}/docs"
   "${PROJECT_SOURCE_DIR}/common/include/lab"
   "${PROJECT_SOURCE_DIR}/CONTRIBUTING.md")
-foreach(handout IN LISTS GPULAB_HANDOUTS)
-  if(EXISTS "${PROJECT_SOURCE_DIR}/${handout}")
-    list(APPEND GPULAB_DOC_INPUTS "${PROJECT_SOURCE_DIR}/${handout}")
+get_property(gpulab_labs GLOBAL PROPERTY GPULAB_LABS)
+foreach(lab IN LISTS gpulab_labs)
+  get_property(folder GLOBAL PROPERTY GPULAB_LAB_${lab}_FOLDER)
+  if(EXISTS "${PROJECT_SOURCE_DIR}/labs/${folder}/README.md")
+    list(APPEND GPULAB_DOC_INPUTS "${PROJECT_SOURCE_DIR}/labs/${folder}/README.md")
   endif()
 endforeach()
 doxygen_add_docs(docs ${GPULAB_DOC_INPUTS}

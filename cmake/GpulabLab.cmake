@@ -10,11 +10,16 @@
 #                [SIM_DEMO_PASS <regex>...]    what the sim solution's demo must print: the
 #                                              pieces in this order (joined by ".*")
 #                [SIM_DEMO_ENV <VAR=value>...] the environment of the sim solution's demo test
+#                [GRADER_CHECKS <file>...]     the grader's checks of the lab, in its folder:
+#                                              the first defines grade_lab_<name> (labs.h)
+#                [GRADER_LIBRARIES <lib>...]   what those checks link (e.g. the lab's CPU code)
+#                [CHECKED_API_ERRORS <regex>]  failing CUDA calls the solution makes on purpose,
+#                                              which its check-mode run may report
 #                [LABS_ROOT <dir>]             default ${PROJECT_SOURCE_DIR}/labs
 #                [SOLUTIONS_ROOT <dir>])       default ${PROJECT_SOURCE_DIR}/solutions
 #
-# Declares a lab program once and builds it for every enabled backend
-# (GPULAB_BACKENDS) and both variants:
+# Declares a lab once: everything else reads this declaration. It builds the
+# lab's program for every enabled backend (GPULAB_BACKENDS) and both variants:
 #
 #   student   HARNESS and STUDENT files from labs/<folder>/
 #   solution  HARNESS from labs/<folder>/, STUDENT files from solutions/<folder>/
@@ -35,6 +40,14 @@
 # headers, then the submission's headers and files, each checked by
 # gpulab_submission_copy), the only lab folder on its include path. Without
 # solutions/<folder> (a student's handout) only the student variant is built.
+#
+# The lab joins the kit's list of labs, the global property GPULAB_LABS (in
+# the order declared), with GPULAB_LAB_<name>_FOLDER (its folder's name),
+# GPULAB_LAB_<name>_GRADER_CHECKS and GPULAB_LAB_<name>_GRADER_LIBRARIES: the
+# grader builds every lab's checks from them (grader/CMakeLists.txt), the docs
+# render every lab's handout, and the solution's check-mode test
+# (<name>-sim-solution-checked) is registered here. The checks always come
+# from the kit's folder, never from a submission.
 #
 # Demo tests are labelled <name>, <backend>, <variant> and "demo", and skip
 # (exit 77) where the backend has no usable device. A lab's own tests live in
@@ -68,8 +81,8 @@ file(CONFIGURE OUTPUT "${GPULAB_LAB_SIM_MODEL_SOURCE}"
 
 function(gpulab_add_lab name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "DEMO_TEST;STUDENT_DEMO_FAILS"
-                        "DIR;LABS_ROOT;SOLUTIONS_ROOT"
-                        "HARNESS;STUDENT;LIBRARIES;LABELS;SIM_DEMO_PASS;SIM_DEMO_ENV")
+                        "DIR;LABS_ROOT;SOLUTIONS_ROOT;CHECKED_API_ERRORS"
+                        "HARNESS;STUDENT;LIBRARIES;LABELS;SIM_DEMO_PASS;SIM_DEMO_ENV;GRADER_CHECKS;GRADER_LIBRARIES")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "gpulab_add_lab(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -78,6 +91,13 @@ function(gpulab_add_lab name)
   endif()
   if(NOT arg_LABS_ROOT)
     set(arg_LABS_ROOT "${PROJECT_SOURCE_DIR}/labs")
+    # A kit lab's name is its folder's number (lab03 for 03_kernels): `make lab03` and the
+    # grader's --lab find it by that.
+    string(REGEX MATCH "^[0-9][0-9]" number "${arg_DIR}")
+    if(NOT number OR NOT name STREQUAL "lab${number}")
+      message(FATAL_ERROR "gpulab_add_lab(${name}): a lab in labs/ is named lab<NN> after its "
+                          "folder NN_name (DIR ${arg_DIR})")
+    endif()
   endif()
   if(NOT arg_SOLUTIONS_ROOT)
     set(arg_SOLUTIONS_ROOT "${PROJECT_SOURCE_DIR}/solutions")
@@ -92,6 +112,21 @@ function(gpulab_add_lab name)
   set_property(GLOBAL PROPERTY GPULAB_LAB_${name}_HARNESS "${harness_paths}")
   set_property(GLOBAL PROPERTY GPULAB_LAB_${name}_DIR "${lab_dir}")
   set_property(GLOBAL PROPERTY GPULAB_LAB_${name}_LIBRARIES "${arg_LIBRARIES}")
+  get_property(known GLOBAL PROPERTY GPULAB_LABS)
+  if(name IN_LIST known)
+    message(FATAL_ERROR "gpulab_add_lab(${name}): a lab of that name is already declared")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY GPULAB_LABS ${name})
+  set_property(GLOBAL PROPERTY GPULAB_LAB_${name}_FOLDER "${arg_DIR}")
+  set(checks "")
+  foreach(f IN LISTS arg_GRADER_CHECKS)
+    if(NOT EXISTS "${lab_dir}/${f}")
+      message(FATAL_ERROR "gpulab_add_lab(${name}): GRADER_CHECKS ${lab_dir}/${f} does not exist")
+    endif()
+    list(APPEND checks "${lab_dir}/${f}")
+  endforeach()
+  set_property(GLOBAL PROPERTY GPULAB_LAB_${name}_GRADER_CHECKS "${checks}")
+  set_property(GLOBAL PROPERTY GPULAB_LAB_${name}_GRADER_LIBRARIES "${arg_GRADER_LIBRARIES}")
   set(submitted_dir "${lab_dir}")
   if(GPULAB_SUBMISSION_DIR)
     set(submitted_dir "${GPULAB_SUBMISSION_DIR}/${arg_DIR}")
@@ -237,6 +272,25 @@ function(gpulab_add_lab name)
       endif()
     endforeach()
   endforeach()
+
+  # The solution under every check of the simulator's check mode: its demo and
+  # every graded run the grader makes must give no report, but for the failing
+  # CUDA calls it makes on purpose (CHECKED_API_ERRORS), each reported as
+  # "Program hit ..." (sim/tests/run_lab_checked.cmake).
+  if(BUILD_TESTING AND arg_GRADER_CHECKS AND "sim" IN_LIST GPULAB_BACKENDS
+     AND "solution" IN_LIST variants AND NOT GPULAB_SUBMISSION_DIR)
+    set(extra "")
+    if(arg_CHECKED_API_ERRORS)
+      set(extra "-DAPI_ERRORS=${arg_CHECKED_API_ERRORS}")
+    endif()
+    add_test(NAME ${name}-sim-solution-checked
+             COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${name}-sim-solution>
+                     -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=${name}
+                     -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/checked-${name} ${extra}
+                     -P "${PROJECT_SOURCE_DIR}/sim/tests/run_lab_checked.cmake")
+    set_tests_properties(${name}-sim-solution-checked PROPERTIES
+      LABELS "simcheck;sim;${name}" TIMEOUT 1200)
+  endif()
 endfunction()
 
 # gpulab_submission_copy(<lab> <file> <copy>)

@@ -10,7 +10,10 @@
   check_house.py ROOT sizes      no source file outside tests passes about 600
                                  lines unless its opening comment says why
                                  (a line containing "longer than 600 lines")
-  check_house.py ROOT all        all three
+  check_house.py ROOT labs       every lab folder (labs/NN_name/) declares
+                                 labNN, has its handout, and has its row in
+                                 the README's table of labs
+  check_house.py ROOT all        all four
   check_house.py --self-test     proof that each check can fail: a made-up
                                  kit with one fault of each kind
 
@@ -181,7 +184,33 @@ def check_sizes(root, files):
     return problems
 
 
-CHECKS = {"links": check_links, "sim-free": check_sim_free, "sizes": check_sizes}
+LAB_FOLDER_RE = re.compile(r"^labs/(([0-9][0-9])_[A-Za-z0-9_]+)/CMakeLists\.txt$")
+
+
+def check_labs(root, files):
+    """Every lab folder (labs/NN_name/ with a CMakeLists.txt) declares lab<NN>, has its handout,
+    and has its row in the README's table of labs: the README is the one list a person reads."""
+    problems = []
+    readme = "\n".join(read_lines(root, "README.md") or [])
+    for rel in files:
+        m = LAB_FOLDER_RE.match(rel)
+        if not m:
+            continue
+        folder, number = m.group(1), m.group(2)
+        cmake = "\n".join(read_lines(root, rel) or [])
+        decl = re.search(r"gpulab_add_lab\(\s*(\S+)", cmake)
+        if not decl:
+            problems.append("%s:1: declares no lab (gpulab_add_lab)" % rel)
+        elif decl.group(1) != "lab" + number:
+            problems.append("%s:1: declares %s; the lab in %s is lab%s" % (rel, decl.group(1), folder, number))
+        if "labs/%s/README.md" % folder not in files:
+            problems.append("labs/%s/: no handout (README.md)" % folder)
+        if not re.search(r"^\|[^\n]*\(labs/%s/README\.md\)" % re.escape(folder), readme, re.M):
+            problems.append("README.md: the table of labs has no row for labs/%s" % folder)
+    return problems
+
+
+CHECKS = {"links": check_links, "sim-free": check_sim_free, "sizes": check_sizes, "labs": check_labs}
 
 
 def self_test():
@@ -197,12 +226,18 @@ def self_test():
         write("docs/b.md", "fine\n")
         write("labs/01_x/main.c", '#include "gpulab_sim/stats.h"\n#ifdef GPULAB_BACKEND_SIM\n#endif\n')
         write("common/src/big.c", "/* big.c */\n" + "int x;\n" * 700)
+        write("README.md", "| 01 | [x](labs/01_x/README.md) | x |\n")
+        write("labs/01_x/README.md", "# x\n")
+        write("labs/01_x/CMakeLists.txt", "gpulab_add_lab(lab01 DIR 01_x)\n")
+        write("labs/02_y/CMakeLists.txt", "gpulab_add_lab(lab05 DIR 02_y)\n")
         write("common/src/long_ok.c", "/* long_ok.c: longer than 600 lines because ... */\n" + "int y;\n" * 700)
         files = kit_files(root)
         want = {
             "links": ["docs/a.md:1: dead link (gone.md)", "names labs/01_x/none.c", "names `nosuch.cu`"],
             "sim-free": ["labs/01_x/main.c:1: includes", "labs/01_x/main.c:2: tests GPULAB_BACKEND_SIM"],
             "sizes": ["common/src/big.c:1: 701 lines"],
+            "labs": ["labs/02_y/CMakeLists.txt:1: declares lab05", "labs/02_y/: no handout",
+                     "README.md: the table of labs has no row for labs/02_y"],
         }
         failed = 0
         for name, expected in want.items():

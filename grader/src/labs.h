@@ -15,10 +15,11 @@
  *   - the environment of the run, and whether it runs under the simulator's
  *     memcheck (sim backend: the check twin; any report fails the check).
  *
- * Checks live in grader/checks/<lab>.c, one file per lab, each defining one
- * grade_lab named grade_lab_<lab>; the build lists the files
- * (GRADE_CHECK_SOURCES in grader/CMakeLists.txt) and generates the list of
- * labs from them (grade_lab_list.h). A check is one row of its lab's table:
+ * A lab's checks live in its folder (labs/NN_x/grader_checks.c), named by
+ * its declaration (gpulab_add_lab ... GRADER_CHECKS), and define one
+ * grade_lab named grade_lab_<lab>; the build generates the list of labs from
+ * the labs declared (grade_lab_list.h; the build's fixture lab is
+ * grader/checks/fixture.c). A check is one row of its lab's table:
  * name, points, time limit, prepare, and the argument prepare reads.
  */
 #ifndef GRADE_LABS_H

@@ -3,6 +3,7 @@
  * --lab=lab03). See grade.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
+#include "labs.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -31,8 +32,30 @@ static const char *what_is_graded(int has_solutions)
            "                   solutions to grade beside yours\n";
 }
 
+/* The labs --lab takes, "lab01 ... lab05": the first and last declared (the build's own fixture
+ * lab left out). */
+static void lab_range(char *out, size_t cap)
+{
+    int n;
+    const grade_lab *labs = grade_labs(&n);
+    const char *first = NULL, *last = NULL;
+    for (int i = 0; i < n; i++)
+        if (!grade_lab_internal(&labs[i])) {
+            first = first ? first : labs[i].name;
+            last = labs[i].name;
+        }
+    if (!first)
+        snprintf(out, cap, "none in this build");
+    else if (first == last)
+        snprintf(out, cap, "%s", first);
+    else
+        snprintf(out, cap, "%s ... %s", first, last);
+}
+
 void grade_usage(FILE *f, int has_solutions)
 {
+    char labs[64];
+    lab_range(labs, sizeof(labs));
     fprintf(f,
             "usage: gpulab-grade [--labs | %s--compare] [OPTIONS]\n"
             "       gpulab-grade --submission DIR [OPTIONS]\n"
@@ -50,7 +73,7 @@ void grade_usage(FILE *f, int has_solutions)
             "                   cuda or sim\n"
             "  --seed N         inputs from seed N (default: the public seed %llu); keep\n"
             "                   a seed of your own for hidden tests\n"
-            "  --lab NAME       one lab only (lab01 ... lab05)\n"
+            "  --lab NAME       one lab only (%s)\n"
             "  --check TEXT     only the checks whose name contains TEXT (with --lab: one\n"
             "                   check, as when looking into a failed one)\n"
             "  --time-limit S   seconds of wall time for every run (default: per check)\n"
@@ -75,7 +98,7 @@ void grade_usage(FILE *f, int has_solutions)
             "exit status: 0 graded (whatever the scores), 2 bad usage or the grading could\n"
             "not be done (a submission that does not configure, a report not written)\n",
             has_solutions ? "--solutions | " : "", what_is_graded(has_solutions),
-            GRADE_DEFAULT_SEED, GPULAB_SOURCE_DIR, GRADE_BUILD_CPU_DEFAULT,
+            GRADE_DEFAULT_SEED, labs, GPULAB_SOURCE_DIR, GRADE_BUILD_CPU_DEFAULT,
             GRADE_BUILD_MEMORY_MIN_MIB, GRADE_BUILD_MEMORY_MAX_MIB, GRADE_BUILD_TIME_DEFAULT,
             grade_default_jobs());
 }

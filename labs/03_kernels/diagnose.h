@@ -1,7 +1,7 @@
 /*
  * Lab 03 — what a wrong c says about its cause. Part of the harness (you do
  * not edit it): the demo (main.c) prints it under a failing row, and the
- * grader (grader/checks/lab03.c) gives it as a failed check's reason, so
+ * grader (grader_checks.c) gives it as a failed check's reason, so
  * both say the same thing.
  *
  * The harness fills every element of c with a marker (a NaN that no a + b

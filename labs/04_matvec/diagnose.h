@@ -1,7 +1,7 @@
 /*
  * Lab 04 — what a wrong u or C says about its likely cause. Part of the
  * harness (you do not edit it): the demo (main.c, bigmm.c) prints it as a
- * hint under a failed validation, and the grader (grader/checks/lab04.c)
+ * hint under a failed validation, and the grader (grader_checks.c)
  * adds it to a failed check's reason, so both point at the same place.
  *
  * Mat-vec (u = A v): the harness fills u with 0xff bytes (a NaN) before the

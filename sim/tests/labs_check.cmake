@@ -1,39 +1,6 @@
-# Each lab's solution under every check (label simcheck and the lab's own):
-# its demo and every graded run the grader makes must give no report
-# (run_lab_checked.cmake). Lab 02 provokes failing CUDA calls on purpose and
-# may report those, each as "Program hit ...", and lab 01 the one failing
-# call of its run without a device (cudaGetDeviceCount: cudaErrorNoDevice).
-# The solution programs exist
-# only where solutions/ does (a student's kit has none), and the labs are
-# declared after this folder, so the test asks for the folder, not the target.
-set(gpulab_checked_labs
-  "lab01 01_devices"
-  "lab02 02_copying"
-  "lab03 03_kernels"
-  "lab04 04_matvec"
-  "lab05 05_training")
-foreach(entry IN LISTS gpulab_checked_labs)
-  string(REPLACE " " ";" entry "${entry}")
-  list(GET entry 0 lab)
-  list(GET entry 1 dir)
-  if(NOT IS_DIRECTORY "${PROJECT_SOURCE_DIR}/solutions/${dir}")
-    continue()
-  endif()
-  set(extra "")
-  if(lab STREQUAL "lab01")
-    set(extra "-DAPI_ERRORS=cudaErrorNoDevice .* on CUDA API call to cudaGetDeviceCount\\.$")
-  elseif(lab STREQUAL "lab02")
-    set(extra "-DAPI_ERRORS=cuda[A-Za-z]+ \\(error [0-9]+\\) due to")
-  endif()
-  add_test(NAME ${lab}-sim-solution-checked
-           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${lab}-sim-solution>
-                   -DGRADE=$<TARGET_FILE:gpulab-grade> -DLAB=${lab}
-                   -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/checked-${lab} ${extra}
-                   -P "${CMAKE_CURRENT_SOURCE_DIR}/run_lab_checked.cmake")
-  set_tests_properties(${lab}-sim-solution-checked PROPERTIES
-    LABELS "simcheck;sim;${lab}" TIMEOUT 1200)
-endforeach()
-
+# The labs' solutions in check mode: each lab's own run is registered by its
+# declaration (gpulab_add_lab: <lab>-sim-solution-checked); here, the runs
+# that plant a bug in a lab's solution and expect the check mode's report.
 # Lab 03's solution without its bounds check (the lab's own test variant,
 # built by labs/03_kernels/tests): memcheck stops vec_add_kernel at the read
 # past the end, the harness exits with status 1 at the next checked call, and

@@ -1,6 +1,6 @@
-/* lab02.h — what lab 02's checks (lab02.c) share with the part of them kept in a
- * file of its own, lab02_logging.c (the logging check), which keeps lab02.c
- * under the house's ~600 lines. */
+/* grader_checks.h — what lab 02's checks (grader_checks.c) share with the part
+ * of them kept in a file of its own, grader_checks_logging.c (the logging
+ * check), which keeps grader_checks.c under the house's ~600 lines. */
 #ifndef GRADE_LAB02_H
 #define GRADE_LAB02_H
 

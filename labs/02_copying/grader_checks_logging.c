@@ -2,9 +2,9 @@
  * steps with A = s times an orthogonal matrix, so the k-th norm is
  * s^k ||X0||; the program logs it every step (a copy to the host each time)
  * and on the device (one copy at the end), and both logs must agree. The
- * rest of lab 02's checks: lab02.c. */
+ * rest of lab 02's checks: grader_checks.c. */
 #define _POSIX_C_SOURCE 200809L
-#include "lab02.h"
+#include "grader_checks.h"
 
 #include "lab/rng.h"
 

@@ -26,7 +26,7 @@
 #include "labs.h"
 #include "sim_report.h"
 
-#include "../../labs/04_matvec/diagnose.h" /* the likely causes the lab's demo prints */
+#include "diagnose.h" /* the likely causes the lab's demo prints */
 #include "lab/rng.h"
 
 #include <math.h>
