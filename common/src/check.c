@@ -88,6 +88,19 @@ void lab_check_cuda_failed(cudaError_t err, const char *call, const char *file, 
     exit(1);
 }
 
+void lab_check_status_failed(int status, const lab_error *err, const char *call, const char *file,
+                             int line)
+{
+    const char *hint =
+        err && err->cuda_error ? lab_cuda_error_hint((cudaError_t)err->cuda_error) : NULL;
+    fflush(stdout);
+    fprintf(stderr, "%s:%d: %s failed: %s: %s\n", file, line, call, lab_status_name(status),
+            err && err->msg[0] ? err->msg : "(no message)");
+    if (hint)
+        fprintf(stderr, "hint: %s\n", hint);
+    exit(1);
+}
+
 void lab_check_cublas_failed(int status, const char *call, const char *file, int line)
 {
     fflush(stdout);

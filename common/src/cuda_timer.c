@@ -53,21 +53,29 @@ cudaError_t lab_cuda_timer_elapsed_ms(lab_cuda_timer *t, float *ms)
     return cudaEventElapsedTime(ms, t->start, t->stop);
 }
 
-cudaError_t lab_cuda_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ctx, int warmup,
-                                 int reps, cudaStream_t stream)
+int lab_cuda_time_repeat(lab_time_stats *out, void (*fn)(void *ctx), void *ctx, int warmup,
+                         int reps, cudaStream_t stream, lab_error *status)
 {
     lab_cuda_timer t;
     double *samples;
     cudaError_t err;
+    int rc = LAB_OK;
 
-    if (warmup < 0 || reps < 1 || !fn)
-        return cudaErrorInvalidValue;
+    if (warmup < 0 || reps < 1 || !fn || !out)
+        return lab_error_set(status, LAB_EINVAL,
+                             "lab_cuda_time_repeat: needs a function, warmup >= 0 and reps >= 1 "
+                             "(got warmup %d, reps %d)",
+                             warmup, reps);
     samples = malloc(sizeof(*samples) * (size_t)reps);
     if (!samples)
-        return cudaErrorMemoryAllocation;
+        return lab_error_set(status, LAB_ENOMEM, "lab_cuda_time_repeat: no memory for %d samples",
+                             reps);
     err = lab_cuda_timer_create(&t);
-    if (err != cudaSuccess)
+    if (err != cudaSuccess) {
+        rc = lab_error_set_cuda(status, (int)err, "lab_cuda_time_repeat: creating its events: %s",
+                                cudaGetErrorName(err));
         goto free_samples;
+    }
     for (int i = 0; i < warmup; i++)
         fn(ctx);
     for (int i = 0; i < reps && err == cudaSuccess; i++) {
@@ -82,11 +90,14 @@ cudaError_t lab_cuda_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ct
         samples[i] = ms / 1e3;
     }
     if (err == cudaSuccess)
-        lab_stats_compute(out, samples, (size_t)reps);
+        rc = lab_time_stats_compute(out, samples, (size_t)reps, status);
+    else
+        rc = lab_error_set_cuda(status, (int)err, "lab_cuda_time_repeat: timing a call: %s",
+                                cudaGetErrorName(err));
     lab_cuda_timer_destroy(&t);
 free_samples:
     free(samples);
-    return err;
+    return rc;
 }
 
 const char *lab_cuda_timer_clock_name(void)

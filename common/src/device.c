@@ -217,40 +217,6 @@ double lab_device_peak_bandwidth_gbs(const lab_device_info *info)
     return 2.0 * info->memory_clock_khz * 1e3 * (info->memory_bus_width_bits / 8.0) / 1e9;
 }
 
-static double gib(size_t bytes)
-{
-    return (double)bytes / (1024.0 * 1024.0 * 1024.0);
-}
-
-void lab_device_info_print(FILE *out, const lab_device_info *d)
-{
-    fprintf(out, "Device %d: \"%s\"\n", d->index, d->name);
-    fprintf(out, "  Compute capability:               %d.%d\n", d->cc_major, d->cc_minor);
-    fprintf(out, "  Multiprocessors (SMs):            %d\n", d->sm_count);
-    fprintf(out, "  Max threads per block:            %d\n", d->max_threads_per_block);
-    fprintf(out, "  Max threads per multiprocessor:   %d\n", d->max_threads_per_sm);
-    fprintf(out, "  Max block dimensions (x, y, z):   %d, %d, %d\n", d->max_block_dim[0],
-            d->max_block_dim[1], d->max_block_dim[2]);
-    fprintf(out, "  Max grid dimensions (x, y, z):    %d, %d, %d\n", d->max_grid_dim[0],
-            d->max_grid_dim[1], d->max_grid_dim[2]);
-    fprintf(out, "  Warp size:                        %d\n", d->warp_size);
-    fprintf(out, "  Global memory:                    %.2f GiB (%zu bytes)\n",
-            gib(d->global_mem_bytes), d->global_mem_bytes);
-    fprintf(out, "  Memory free / used now:           %.2f GiB / %.2f GiB\n",
-            gib(d->mem_free_bytes), gib(d->mem_total_bytes - d->mem_free_bytes));
-    fprintf(out, "  Shared memory per block:          %zu bytes\n", d->shared_mem_per_block);
-    fprintf(out, "  Constant memory:                  %zu bytes\n", d->const_mem_bytes);
-    fprintf(out, "  Registers per block:              %d\n", d->regs_per_block);
-    fprintf(out, "  L2 cache:                         %d bytes\n", d->l2_cache_bytes);
-    fprintf(out, "  SM clock:                         %.0f MHz\n", d->clock_khz / 1e3);
-    fprintf(out, "  Memory clock, bus width:          %.0f MHz, %d-bit (peak %.1f GB/s)\n",
-            d->memory_clock_khz / 1e3, d->memory_bus_width_bits, lab_device_peak_bandwidth_gbs(d));
-    fprintf(out, "  Concurrent kernels, copy engines: %s, %d\n",
-            d->concurrent_kernels ? "yes" : "no", d->async_engines);
-    fprintf(out, "  Unified addressing, integrated:   %s, %s\n",
-            d->unified_addressing ? "yes" : "no", d->integrated ? "yes" : "no");
-}
-
 const char *lab_backend_name(void)
 {
     return GPULAB_BACKEND_NAME;
@@ -261,13 +227,13 @@ int lab_backend_is_sim(void)
     return strcmp(GPULAB_BACKEND_NAME, "sim") == 0;
 }
 
-void lab_exit_if_no_gpu(const char *program)
+int lab_skip_without_gpu(const char *program)
 {
     lab_gpu_availability a;
     if (lab_gpu_check(&a) > 0)
-        return;
+        return 0;
     fflush(stdout);
     fprintf(stderr, "%s: skipped: no usable GPU for the %s backend: %s\n", program,
             lab_backend_name(), a.reason);
-    exit(77);
+    return 1;
 }

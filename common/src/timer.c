@@ -23,7 +23,7 @@ static int lab_compare_doubles(const void *a, const void *b)
 }
 
 /* Mean and sample standard deviation, two passes for accuracy. */
-static void lab_stats_moments(lab_stats *st, const double *samples, size_t n)
+static void moments(lab_time_stats *st, const double *samples, size_t n)
 {
     double sum = 0.0;
     for (size_t i = 0; i < n; i++)
@@ -35,34 +35,40 @@ static void lab_stats_moments(lab_stats *st, const double *samples, size_t n)
     st->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0.0;
 }
 
-int lab_stats_compute(lab_stats *out, const double *samples, size_t n)
+int lab_time_stats_compute(lab_time_stats *out, const double *samples, size_t n, lab_error *err)
 {
     if (!out || !samples || n == 0)
-        return LAB_EINVAL;
+        return lab_error_set(err, LAB_EINVAL, "lab_time_stats_compute: %s",
+                             n == 0 ? "no samples" : "a NULL pointer");
     double *sorted = malloc(n * sizeof(*sorted));
     if (!sorted)
-        return LAB_ENOMEM;
+        return lab_error_set(err, LAB_ENOMEM, "lab_time_stats_compute: no memory for %zu samples",
+                             n);
     memcpy(sorted, samples, n * sizeof(*sorted));
     qsort(sorted, n, sizeof(*sorted), lab_compare_doubles);
 
-    lab_stats st;
+    lab_time_stats st;
     st.n = n;
     st.min = sorted[0];
     st.max = sorted[n - 1];
     st.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-    lab_stats_moments(&st, samples, n);
+    moments(&st, samples, n);
     free(sorted);
     *out = st;
     return LAB_OK;
 }
 
-int lab_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ctx, int warmup, int reps)
+int lab_time_repeat(lab_time_stats *out, void (*fn)(void *ctx), void *ctx, int warmup, int reps,
+                    lab_error *err)
 {
     if (!out || !fn || warmup < 0 || reps < 1)
-        return LAB_EINVAL;
+        return lab_error_set(err, LAB_EINVAL,
+                             "lab_time_repeat: needs a function, warmup >= 0 and reps >= 1 "
+                             "(got warmup %d, reps %d)",
+                             warmup, reps);
     double *samples = malloc((size_t)reps * sizeof(*samples));
     if (!samples)
-        return LAB_ENOMEM;
+        return lab_error_set(err, LAB_ENOMEM, "lab_time_repeat: no memory for %d samples", reps);
     for (int i = 0; i < warmup; i++)
         fn(ctx);
     for (int i = 0; i < reps; i++) {
@@ -70,7 +76,7 @@ int lab_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ctx, int warmup
         fn(ctx);
         samples[i] = lab_wall_seconds() - t0;
     }
-    int rc = lab_stats_compute(out, samples, (size_t)reps);
+    int rc = lab_time_stats_compute(out, samples, (size_t)reps, err);
     free(samples);
     return rc;
 }

@@ -21,10 +21,12 @@ static void queue_memset(void *arg)
 
 static void test_bad_counts_rejected(void)
 {
-    lab_stats s;
+    lab_time_stats s;
+    lab_error err;
     memset_ctx c = { NULL, 0, 0 };
-    CHECK_EQ_INT(lab_cuda_time_repeat(&s, queue_memset, &c, -1, 3, 0), cudaErrorInvalidValue);
-    CHECK_EQ_INT(lab_cuda_time_repeat(&s, queue_memset, &c, 0, 0, 0), cudaErrorInvalidValue);
+    CHECK_EQ_INT(lab_cuda_time_repeat(&s, queue_memset, &c, -1, 3, 0, NULL), LAB_EINVAL);
+    CHECK_EQ_INT(lab_cuda_time_repeat(&s, queue_memset, &c, 0, 0, 0, &err), LAB_EINVAL);
+    CHECK_CONTAINS(err.msg, "reps >= 1");
     CHECK_EQ_INT(c.calls, 0);
 }
 
@@ -47,10 +49,10 @@ static void test_timer_measures_queued_work(void)
 
 static void test_repeat_statistics(void)
 {
-    lab_stats s;
+    lab_time_stats s;
     memset_ctx c = { NULL, (size_t)16 << 20, 0 };
     LAB_CHECK(cudaMalloc(&c.buf, c.bytes));
-    CHECK_EQ_INT(lab_cuda_time_repeat(&s, queue_memset, &c, 2, 5, 0), cudaSuccess);
+    CHECK_EQ_INT(lab_cuda_time_repeat(&s, queue_memset, &c, 2, 5, 0, NULL), LAB_OK);
     CHECK_EQ_INT(c.calls, 7);
     CHECK_EQ_INT(s.n, 5);
     CHECK(s.min > 0.0 && s.min <= s.median && s.median <= s.max);

@@ -169,6 +169,14 @@ int grade_run_program(grade_run *out, lab_error *err, const char *const argv[],
                       const char *setup_dir);
 
 /**
+ * @brief Removes a file or a directory and everything in it, never following a symbolic
+ *        link (a link is removed, not what it points to); the grader's one remover.
+ * @param path What to remove; nothing there is success.
+ * @return 0 when @p path is gone, -1 when it is not (errno says why).
+ */
+int grade_tree_remove(const char *path);
+
+/**
  * @brief Frees the run's buffers and removes its working directory (without following links).
  * @param r Run to free; may be NULL. Safe to call twice.
  */

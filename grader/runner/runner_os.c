@@ -159,18 +159,32 @@ static void remove_contents(int dir_fd, int depth)
     closedir(d);
 }
 
+int grade_tree_remove(const char *path)
+{
+    struct stat st;
+    if (!path || !path[0]) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        remove_contents(fd, 0);
+        close(fd);
+    }
+    return rmdir(path);
+}
+
 void grade_workdir_remove(const char *path)
 {
     if (!path[0])
         return;
     umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW); /* the run's tmpfs, if it had one */
     chmod(path, 0700);
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0) {
-        remove_contents(fd, 0);
-        close(fd);
-    }
-    rmdir(path);
+    (void)grade_tree_remove(path); /* best effort: a run's leftovers never stop the grading */
 }
 
 /* As root, once per process: a mount namespace of the caller's own, slave to the machine's (it

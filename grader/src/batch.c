@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
 #include "labs.h"
+#include "runner.h"
 #include "submit.h"
 
 #include <dirent.h>
@@ -345,10 +346,8 @@ int grade_batch(const options *o)
     }
     status = write_rows(o, subs, n);
     if (!o->build_dir) {
-        char cmd[128];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-        if (system(cmd) != 0)
-            fprintf(stderr, "gpulab-grade: could not remove %s\n", root);
+        if (grade_tree_remove(root) != 0)
+            fprintf(stderr, "gpulab-grade: could not remove %s: %s\n", root, strerror(errno));
     }
     free(subs);
     return status;

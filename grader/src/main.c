@@ -70,6 +70,118 @@ static int sim_instrumented(const char *const *envp)
     return 0;
 }
 
+/* A graded run's environment: the check's variables, then what the grader adds for the
+ * simulator (the model off unless the check sets it, its check tools, the key that marks its
+ * own lines, the device memory the run's limits allow). The strings live in @p e. */
+typedef struct run_environment {
+    const char *envp[GRADE_MAX_ENV + 5];
+    char key_var[64];
+    char mem_env[64];
+} run_environment;
+
+static void make_environment(run_environment *e, grade_case *c, const char *backend,
+                             unsigned long long sim_mb)
+{
+    int n = 0, sets_model = 0, sim = !strcmp(backend, "sim");
+    for (int i = 0; i < c->n_env; i++) {
+        e->envp[n++] = c->env[i];
+        sets_model |= !strncmp(c->env[i], "GPULAB_SIM_MODEL=", 17);
+    }
+    /* Graded runs time nothing a check scores: the performance model (on by
+     * default in the labs' sim programs) would only slow them down. */
+    if (!sets_model)
+        e->envp[n++] = "GPULAB_SIM_MODEL=off";
+    if (c->memcheck && sim)
+        e->envp[n++] = c->memcheck > 1 ? "GPULAB_SIM_CHECK=all" : "GPULAB_SIM_CHECK=memcheck";
+    /* The simulator marks its own lines with this key, which the program cannot read
+     * (sim_report.h): judges count only lines that carry it. */
+    if (sim && grade_sim_report_key(c->sim_key, sizeof(c->sim_key)) == 0) {
+        snprintf(e->key_var, sizeof(e->key_var), "GPULAB_SIM_REPORT_KEY=%s", c->sim_key);
+        e->envp[n++] = e->key_var;
+    }
+    if (sim_mb) {
+        snprintf(e->mem_env, sizeof(e->mem_env), "GPULAB_SIM_MEMORY_MB=%llu", sim_mb);
+        e->envp[n++] = e->mem_env;
+    }
+    e->envp[n] = NULL;
+}
+
+/* Why a finished run cannot be judged on its outputs (written to res->reason), or 0 when it
+ * can: it exited with the status the check expects, within its limits, and the simulator's
+ * check tools (when the check asked for them) ran and reported nothing. */
+static int run_not_judgeable(grade_result *res, const grade_run *run, const grade_case *c,
+                             const char *backend)
+{
+    char why[512], said[440];
+    grade_last_line(why, sizeof(why), run->err ? run->err : "");
+    grade_program_said(said, sizeof(said), why);
+    if (run->dir_full) {
+        snprintf(res->reason, sizeof(res->reason),
+                 "filled its run directory (the limit is %d files and folders, %zu MiB, its "
+                 "inputs included): a graded run must not litter",
+                 GRADE_DIR_ENTRIES, GRADE_DIR_BYTES >> 20);
+    } else if (run->end != GRADE_EXITED) {
+        char sim_line[300];
+        if (grade_sim_said(sim_line, sizeof(sim_line), run->err))
+            snprintf(res->reason, sizeof(res->reason), "%.180s; its stderr: \"%.290s\"",
+                     run->reason, sim_line);
+        else
+            snprintf(res->reason, sizeof(res->reason), "%.500s", run->reason);
+    } else if (run->exit_status == 77) {
+        snprintf(res->reason, sizeof(res->reason), "skipped: %s", said);
+    } else if (run->out_truncated || run->err_truncated) {
+        snprintf(res->reason, sizeof(res->reason),
+                 "printed more than %d MiB to %s: a graded run must not flood its output",
+                 GRADE_OUTPUT_KEPT >> 20, run->out_truncated ? "stdout" : "stderr");
+    } else if (c->memcheck && grade_memcheck_report(why, sizeof(why), run->err, c->sim_key)) {
+        grade_sim_short_paths(why);
+        snprintf(res->reason, sizeof(res->reason), "%s: %.*s%s%.200s",
+                 c->memcheck > 1 ? "memcheck, racecheck, synccheck, initcheck" : "memcheck",
+                 c->check_hint[0] ? 260 : 440, why, c->check_hint[0] ? " — " : "", c->check_hint);
+    } else if (c->memcheck && !strcmp(backend, "sim") &&
+               !grade_memcheck_ran(why, sizeof(why), run->err, c->sim_key)) {
+        snprintf(res->reason, sizeof(res->reason), "%.500s", why);
+    } else if (run->exit_status != c->expect_status) {
+        snprintf(res->reason, sizeof(res->reason), "exited with status %d: %s", run->exit_status,
+                 said);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The judgement of a run that can be judged: every output within its tolerance, every fact of
+ * result.json, then the check's own judge. Sets res->passed, points and reason. */
+static void judge_run(grade_result *res, const grade_run *run, grade_case *c,
+                      const grade_check *check, int attempt)
+{
+    char why[512] = "";
+    int ok = 1;
+    grade_json_object obj = { NULL, 0 };
+    for (int i = 0; ok && i < c->n_outputs; i++) {
+        char path[4200];
+        snprintf(path, sizeof(path), "%s/%s.npy", run->workdir, c->outputs[i].name);
+        ok = grade_judge_output(path, &c->outputs[i], why, sizeof(why));
+    }
+    ok = ok && judge_result_json(run, c, &obj, why, sizeof(why));
+    if (ok && c->judge)
+        ok = c->judge(c, &obj, run->workdir, run->out ? run->out : "", run->err ? run->err : "",
+                      why, sizeof(why));
+    grade_json_free(&obj);
+    res->passed = ok;
+    res->points = ok ? check->points : 0;
+    if (ok)
+        res->reason[0] = '\0'; /* an earlier attempt's reason does not stay on a pass */
+    else if (attempt > 1)
+        snprintf(res->reason, sizeof(res->reason), "in each of %d runs; the last: %.460s", attempt,
+                 why);
+    else if (!ok)
+        snprintf(res->reason, sizeof(res->reason), "%.500s", why);
+}
+
+/* One check of one lab program, in steps: the program, the inputs (prepare), the run's
+ * environment and limits, the runs (a check that judges measured times may run again), and the
+ * judgement of each; then the inputs' folder goes. */
 static void grade_one(grade_result *res, const options *o, const char *backend,
                       const grade_lab *lab, const grade_check *check, const char *variant)
 {
@@ -100,39 +212,16 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
                  c.failed ? "too many facts or variables in one check" : why);
         goto remove_setup;
     }
-    const char *argv[] = { program, "--in", ".", "--out", ".", NULL };
-    const char *envp[GRADE_MAX_ENV + 5];
-    char key_var[64];
-    int n_env = 0, sets_model = 0;
-    for (int i = 0; i < c.n_env; i++) {
-        envp[n_env++] = c.env[i];
-        sets_model |= !strncmp(c.env[i], "GPULAB_SIM_MODEL=", 17);
-    }
-    /* Graded runs time nothing a check scores: the performance model (on by
-     * default in the labs' sim programs) would only slow them down. */
-    if (!sets_model)
-        envp[n_env++] = "GPULAB_SIM_MODEL=off";
-    if (c.memcheck && !strcmp(backend, "sim"))
-        envp[n_env++] = c.memcheck > 1 ? "GPULAB_SIM_CHECK=all" : "GPULAB_SIM_CHECK=memcheck";
-    /* The simulator marks its own lines with this key, which the program cannot read
-     * (sim_report.h): judges count only lines that carry it. */
-    if (!strcmp(backend, "sim") && grade_sim_report_key(c.sim_key, sizeof(c.sim_key)) == 0) {
-        snprintf(key_var, sizeof(key_var), "GPULAB_SIM_REPORT_KEY=%s", c.sim_key);
-        envp[n_env++] = key_var;
-    }
     unsigned long long sim_mb = 0;
     grade_limits l = grade_run_limits_for(o, check, &c, backend, &sim_mb);
-    char mem_env[64];
-    if (sim_mb) {
-        snprintf(mem_env, sizeof(mem_env), "GPULAB_SIM_MEMORY_MB=%llu", sim_mb);
-        envp[n_env++] = mem_env;
-    }
-    envp[n_env] = NULL;
+    run_environment e;
+    make_environment(&e, &c, backend, sim_mb);
     /* A run the simulator instruments (a check tool, its counts, the model) needs the program's
      * check twin (<program>.check), which the plain program would start by its path; that path
      * may be covered in the run's mounts (hide_kit), so the twin is run itself. */
+    const char *argv[] = { program, "--in", ".", "--out", ".", NULL };
     char twin[4320];
-    if (!strcmp(backend, "sim") && sim_instrumented(envp)) {
+    if (!strcmp(backend, "sim") && sim_instrumented(e.envp)) {
         snprintf(twin, sizeof(twin), "%s.check", program);
         if (access(twin, X_OK) == 0)
             argv[0] = twin;
@@ -140,61 +229,10 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
     /* A check that judges measured times may run again before it fails (c.attempts): a busy
      * machine must not fail correct code. Each attempt is a fresh run from the same inputs. */
     for (int attempt = 1;; attempt++) {
-        grade_run_program(&run, &err, argv, envp, &l, setup);
+        grade_run_program(&run, &err, argv, e.envp, &l, setup);
         res->seconds = run.wall_seconds;
-        char said[440];
-        grade_last_line(why, sizeof(why), run.err ? run.err : "");
-        grade_program_said(said, sizeof(said), why);
-        if (run.dir_full) {
-            snprintf(res->reason, sizeof(res->reason),
-                     "filled its run directory (the limit is %d files and folders, %zu MiB, its "
-                     "inputs included): a graded run must not litter",
-                     GRADE_DIR_ENTRIES, GRADE_DIR_BYTES >> 20);
-        } else if (run.end != GRADE_EXITED) {
-            char sim_line[300];
-            if (grade_sim_said(sim_line, sizeof(sim_line), run.err))
-                snprintf(res->reason, sizeof(res->reason), "%.180s; its stderr: \"%.290s\"",
-                         run.reason, sim_line);
-            else
-                snprintf(res->reason, sizeof(res->reason), "%.500s", run.reason);
-        } else if (run.exit_status == 77) {
-            snprintf(res->reason, sizeof(res->reason), "skipped: %s", said);
-        } else if (run.out_truncated || run.err_truncated) {
-            snprintf(res->reason, sizeof(res->reason),
-                     "printed more than %d MiB to %s: a graded run must not flood its output",
-                     GRADE_OUTPUT_KEPT >> 20, run.out_truncated ? "stdout" : "stderr");
-        } else if (c.memcheck && grade_memcheck_report(why, sizeof(why), run.err, c.sim_key)) {
-            grade_sim_short_paths(why);
-            snprintf(res->reason, sizeof(res->reason), "%s: %.*s%s%.200s",
-                     c.memcheck > 1 ? "memcheck, racecheck, synccheck, initcheck" : "memcheck",
-                     c.check_hint[0] ? 260 : 440, why, c.check_hint[0] ? " — " : "", c.check_hint);
-        } else if (c.memcheck && !strcmp(backend, "sim") &&
-                   !grade_memcheck_ran(why, sizeof(why), run.err, c.sim_key)) {
-            snprintf(res->reason, sizeof(res->reason), "%.500s", why);
-        } else if (run.exit_status != c.expect_status) {
-            snprintf(res->reason, sizeof(res->reason), "exited with status %d: %s", run.exit_status,
-                     said);
-        } else {
-            int ok = 1;
-            grade_json_object obj = { NULL, 0 };
-            for (int i = 0; ok && i < c.n_outputs; i++) {
-                char path[4200];
-                snprintf(path, sizeof(path), "%s/%s.npy", run.workdir, c.outputs[i].name);
-                ok = grade_judge_output(path, &c.outputs[i], why, sizeof(why));
-            }
-            ok = ok && judge_result_json(&run, &c, &obj, why, sizeof(why));
-            if (ok && c.judge)
-                ok = c.judge(&c, &obj, run.workdir, run.out ? run.out : "", run.err ? run.err : "",
-                             why, sizeof(why));
-            grade_json_free(&obj);
-            res->passed = ok;
-            res->points = ok ? check->points : 0;
-            if (!ok && attempt > 1)
-                snprintf(res->reason, sizeof(res->reason), "in each of %d runs; the last: %.460s",
-                         attempt, why);
-            else if (!ok)
-                snprintf(res->reason, sizeof(res->reason), "%.500s", why);
-        }
+        if (!run_not_judgeable(res, &run, &c, backend))
+            judge_run(res, &run, &c, check, attempt);
         if (res->passed || attempt >= c.attempts || run.end != GRADE_EXITED)
             break;
         grade_run_free(&run);
@@ -202,10 +240,8 @@ static void grade_one(grade_result *res, const options *o, const char *backend,
     grade_run_free(&run);
 remove_setup:
     grade_case_free(&c);
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", setup);
-    if (system(cmd) != 0)
-        fprintf(stderr, "gpulab-grade: could not remove %s\n", setup);
+    if (grade_tree_remove(setup) != 0)
+        fprintf(stderr, "gpulab-grade: could not remove %s: %s\n", setup, strerror(errno));
 }
 
 int grade_wanted(const options *o, const grade_lab *lab)
@@ -462,10 +498,8 @@ int main(int argc, char **argv)
         bad = fprintf(stderr, "gpulab-grade: cannot write %s: %s\n", o.summary, strerror(errno));
     grade_report_free(&report);
     if (tmp_build[0]) {
-        char cmd[128];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_build);
-        if (system(cmd) != 0)
-            fprintf(stderr, "gpulab-grade: could not remove %s\n", tmp_build);
+        if (grade_tree_remove(tmp_build) != 0)
+            fprintf(stderr, "gpulab-grade: could not remove %s: %s\n", tmp_build, strerror(errno));
     }
     return bad ? 2 : 0;
 }

@@ -274,7 +274,7 @@ int main(int argc, char **argv)
 {
     lab_args args;
     lab_args_parse(&args, argc, argv, "lab 01: is there a GPU, which, and why not");
-    /* No lab_exit_if_no_gpu here: finding out is the lab. */
+    /* No lab_skip_without_gpu here: finding out is the lab. */
     if (args.graded)
         return graded(&args);
     return demo(GPULAB_LAB_NAME);

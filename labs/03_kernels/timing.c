@@ -126,12 +126,13 @@ int lab03_demo_timing(int max_log2)
     t.d_c = lab_device_output(sizeof(float) * max_n);
 
     for (int k = 10; k <= max_log2; k++, rows++) {
-        lab_stats ks, cs;
+        lab_time_stats ks, cs;
+        lab_error err;
         t.n = 1 << k;
         /* Enough repetitions for a stable median, fewer for the big sizes. */
         int reps = k <= 16 ? 20 : k <= 20 ? 10 : 3;
-        LAB_CHECK(lab_cuda_time_repeat(&ks, kernel_once, &t, 1, reps, 0));
-        lab_time_repeat(&cs, cpu_once, &t, 1, reps);
+        LAB_CHECK_STATUS(lab_cuda_time_repeat(&ks, kernel_once, &t, 1, reps, 0, &err), &err);
+        LAB_CHECK_STATUS(lab_time_repeat(&cs, cpu_once, &t, 1, reps, &err), &err);
         double kus = ks.median * 1e6, cus = cs.median * 1e6;
         /* kernel GB/s = 12 bytes per element / kernel time */
         printf("   %9d %16.1f %16.1f %12.2f %12.2f   %s\n", t.n, kus, cus,

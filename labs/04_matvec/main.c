@@ -90,7 +90,8 @@ int main(int argc, char **argv)
     };
     lab_args_parse_flags(&args, argc, argv, "lab 04: mat-vec kernels, cuBLAS, the big matmul",
                          flags, sizeof(flags) / sizeof(flags[0]));
-    lab_exit_if_no_gpu(GPULAB_LAB_NAME);
+    if (lab_skip_without_gpu(GPULAB_LAB_NAME))
+        return LAB_EXIT_SKIP;
     if (args.graded)
         return lab04_graded(&args);
     if (count_only)

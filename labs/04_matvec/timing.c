@@ -74,7 +74,7 @@ static void print_row(const char *name, double seconds, const char *clock, doubl
  * two events (CUDA events, or the modeled clock with the model on) into *ev
  * and, when cpu is not NULL, on the CPU wall clock from the call until the
  * stop event has completed into *cpu (seconds). */
-static void time_device(bench *b, int warmup, int reps, lab_stats *ev, lab_stats *cpu)
+static void time_device(bench *b, int warmup, int reps, lab_time_stats *ev, lab_time_stats *cpu)
 {
     double *e = lab_xmalloc(sizeof(double) * reps), *c = lab_xmalloc(sizeof(double) * reps);
     lab_cuda_timer t;
@@ -91,9 +91,10 @@ static void time_device(bench *b, int warmup, int reps, lab_stats *ev, lab_stats
         c[i] = lab_wall_seconds() - t0;
         e[i] = ms / 1e3;
     }
-    lab_stats_compute(ev, e, (size_t)reps);
+    lab_error err;
+    LAB_CHECK_STATUS(lab_time_stats_compute(ev, e, (size_t)reps, &err), &err);
     if (cpu)
-        lab_stats_compute(cpu, c, (size_t)reps);
+        LAB_CHECK_STATUS(lab_time_stats_compute(cpu, c, (size_t)reps, &err), &err);
     lab_cuda_timer_destroy(&t);
     free(e);
     free(c);
@@ -144,7 +145,8 @@ void lab04_time_all(const lab04_problem *demo, cublasHandle_t h, const int ok_ve
     lab04_sector_counts counts[LAB04_VERSIONS + 1];
     double seconds[LAB04_VERSIONS + 1] = { 0 }, copy_gbs = 0.0;
     char sectors[64];
-    lab_stats st, cpu;
+    lab_time_stats st, cpu;
+    lab_error err;
     bench b = { demo, 0, h, lab_xmalloc(sizeof(float) * demo->N), NULL };
 
     memset(counts, 0, sizeof(counts));
@@ -158,8 +160,8 @@ void lab04_time_all(const lab04_problem *demo, cublasHandle_t h, const int ok_ve
            : modeled    ? "of copy"
                         : "",
            modeled ? "sim CPU time" : "", lab_backend_is_sim() ? "sectors per warp load" : "");
-    if (lab_time_repeat(&st, run_cpu, &b, warmup, reps) == LAB_OK)
-        print_row("cblas_sgemv (OpenBLAS, CPU)", st.median, "CPU wall clock", bytes, 0.0, 0.0, "");
+    LAB_CHECK_STATUS(lab_time_repeat(&st, run_cpu, &b, warmup, reps, &err), &err);
+    print_row("cblas_sgemv (OpenBLAS, CPU)", st.median, "CPU wall clock", bytes, 0.0, 0.0, "");
 
     /* The bandwidth reference: a device-to-device copy of A reads and writes
      * each byte once, bytes moved = 2 x 4 N M. */

@@ -27,6 +27,7 @@
 #include "net.h"
 #include "tfevents.h"
 
+#include "lab/alloc.h"
 #include "lab/compare.h"
 #include "lab/cuda_timer.h"
 #include "lab/device.h"
@@ -84,16 +85,6 @@ size_t l5_demo_flags(lab_flag *f, l5_demo_options *o)
     return n;
 }
 
-void *l5_xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory (%zu bytes)\n", bytes);
-        exit(LAB_EXIT_FAIL);
-    }
-    return p;
-}
-
 static int parse_count(const char *flag, const char *text, int fallback)
 {
     if (!text)
@@ -128,7 +119,7 @@ static int is_modeled(void)
 
 static int *labels_as_int(const l5_images *set)
 {
-    int *y = l5_xmalloc(sizeof(int) * (size_t)(set->n ? set->n : 1));
+    int *y = lab_xmalloc(sizeof(int) * (size_t)(set->n ? set->n : 1));
     for (int i = 0; i < set->n; i++)
         y[i] = set->label[i];
     return y;
@@ -151,7 +142,7 @@ static int iris_warmup(void)
         return 0;
     }
     l5_net_mlp(&net);
-    int *y = l5_xmalloc(sizeof(int) * (size_t)t.n);
+    int *y = lab_xmalloc(sizeof(int) * (size_t)t.n);
     for (int i = 0; i < t.n; i++)
         y[i] = t.label[i];
     if (l5_cpu_create(&cpu, &net, t.n, NULL, L5_DEMO_INIT_SEED, 0.01, why, sizeof(why))) {
@@ -430,7 +421,7 @@ int l5_demo(const l5_demo_options *opt)
         return LAB_EXIT_FAIL;
     }
     l5_gpu *g = l5_gpu_create(&net, batch, cpu.params, 1e-3);
-    float *params0 = l5_xmalloc(sizeof(float) * net.n_params);
+    float *params0 = lab_xmalloc(sizeof(float) * net.n_params);
     memcpy(params0, cpu.params, sizeof(float) * net.n_params);
     char run_dev[64], run_dir[PATH_MAX];
     snprintf(run_dev, sizeof(run_dev), "device-%s", lab_backend_name());
@@ -487,7 +478,7 @@ int l5_demo(const l5_demo_options *opt)
         l5_demo_batch_sweep(&net, params0, &train, y, timed, sweep_max, run_abs);
 
     printf("\n5. Save and load: the device model's parameters as .npy per tensor\n");
-    float *trained = l5_xmalloc(sizeof(float) * net.n_params);
+    float *trained = lab_xmalloc(sizeof(float) * net.n_params);
     char pdir[sizeof(((run_log *)0)->dir) + 16];
     double acc_loaded = 0;
     l5_gpu_get(g, trained, NULL);

@@ -28,8 +28,6 @@ typedef struct l5_demo_options {
 size_t l5_demo_flags(lab_flag *flags, l5_demo_options *opt);
 /* Runs the demo; returns the exit status. */
 int l5_demo(const l5_demo_options *opt);
-/* malloc, or exit with a message saying how much could not be had. */
-void *l5_xmalloc(size_t bytes);
 
 #ifdef __cplusplus
 }

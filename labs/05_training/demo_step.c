@@ -9,6 +9,7 @@
 #include "device_train.h"
 #include "diagnose.h"
 
+#include "lab/alloc.h"
 #include "lab/compare.h"
 
 #include <math.h>
@@ -32,8 +33,8 @@ static void layers_alloc(l5_step_layers *s, const l5_net *net, int B)
     for (int i = 0; i <= net->n_layers; i++) {
         size_t n = (size_t)B * (i < net->n_layers ? l5_layer_in_size(&net->layer[i])
                                                   : l5_layer_out_size(&net->layer[i - 1]));
-        s->act[i] = l5_xmalloc(sizeof(float) * n);
-        s->dact[i] = l5_xmalloc(sizeof(float) * n);
+        s->act[i] = lab_xmalloc(sizeof(float) * n);
+        s->dact[i] = lab_xmalloc(sizeof(float) * n);
     }
 }
 
@@ -95,7 +96,7 @@ int l5_demo_check_one_step(const l5_net *net, const l5_images *set, const int *y
     l5_cpu cpu;
     l5_step_layers dev_layers, cpu_layers;
     size_t n = net->n_params;
-    float *grads = l5_xmalloc(sizeof(float) * n), *params = l5_xmalloc(sizeof(float) * n);
+    float *grads = lab_xmalloc(sizeof(float) * n), *params = lab_xmalloc(sizeof(float) * n);
     int grad_ok[L5_MAX_TENSORS], param_ok[L5_MAX_TENSORS];
     int ok = 1;
     printf("1. One training step, device against CPU (batch %d, same parameters)\n", B);

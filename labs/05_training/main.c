@@ -21,6 +21,7 @@
 #include "device_train.h"
 #include "net.h"
 
+#include "lab/alloc.h"
 #include "lab/device.h"
 #include "lab/protocol.h"
 
@@ -59,8 +60,8 @@ static int graded_step(const lab_args *args)
         fprintf(stderr, "x.npy must be (B, 3, 32, 32) for the B = %d labels of y.npy\n", B);
         return LAB_EXIT_USAGE;
     }
-    float *grads = l5_xmalloc(sizeof(float) * net.n_params);
-    float *after = l5_xmalloc(sizeof(float) * net.n_params);
+    float *grads = lab_xmalloc(sizeof(float) * net.n_params);
+    float *after = lab_xmalloc(sizeof(float) * net.n_params);
     l5_gpu *g = l5_gpu_create(&net, B, params, 1e-3);
     int correct = 0;
     float loss = l5_gpu_forward_backward(g, xa.data, ya.data, B, &correct);
@@ -114,9 +115,9 @@ static int graded_train(const lab_args *args)
         return LAB_EXIT_FAIL;
     }
     l5_net_cnn(&net);
-    int *labels = l5_xmalloc(sizeof(int) * (size_t)n);
-    float *params = l5_xmalloc(sizeof(float) * net.n_params);
-    float *losses = l5_xmalloc(sizeof(float) * (size_t)steps);
+    int *labels = lab_xmalloc(sizeof(int) * (size_t)n);
+    float *params = lab_xmalloc(sizeof(float) * net.n_params);
+    float *losses = lab_xmalloc(sizeof(float) * (size_t)steps);
     for (int i = 0; i < n; i++)
         labels[i] = set.label[i];
     l5_net_init(&net, params, (unsigned long long)cfg[4]);
@@ -215,7 +216,8 @@ int main(int argc, char **argv)
     lab_args_parse_flags(&args, argc, argv,
                          "lab 05: a CNN trained on the CPU and on the device; the iris MLP", flags,
                          n_flags);
-    lab_exit_if_no_gpu(GPULAB_LAB_NAME);
+    if (lab_skip_without_gpu(GPULAB_LAB_NAME))
+        return LAB_EXIT_SKIP;
     if (args.graded)
         return graded(&args);
     return l5_demo(&opt);

@@ -132,8 +132,9 @@ static void run_op(void *p)
 static void time_case(const mc_options *opt, const char *lab, const char *what, void (*fn)(void *),
                       void *ctx)
 {
-    lab_stats st;
-    LAB_CHECK(lab_cuda_time_repeat(&st, fn, ctx, opt->warmup, opt->reps, 0));
+    lab_time_stats st;
+    lab_error err;
+    LAB_CHECK_STATUS(lab_cuda_time_repeat(&st, fn, ctx, opt->warmup, opt->reps, 0, &err), &err);
     mc_case *c = &cases[ncases++];
     snprintf(c->lab, sizeof(c->lab), "%s", lab);
     snprintf(c->what, sizeof(c->what), "%s", what);

@@ -243,8 +243,9 @@ static void run_corpus_aligned(void *p)
 
 static void record_case(const mc_options *opt, const char *spec, void (*fn)(void *), void *ctx)
 {
-    lab_stats st;
-    LAB_CHECK(lab_cuda_time_repeat(&st, fn, ctx, opt->warmup, opt->reps, 0));
+    lab_time_stats st;
+    lab_error err;
+    LAB_CHECK_STATUS(lab_cuda_time_repeat(&st, fn, ctx, opt->warmup, opt->reps, 0, &err), &err);
     if (ncases >= MC_MAX_CASES) {
         fprintf(stderr, "model-check: more than %d corpus cases\n", MC_MAX_CASES);
         exit(2);

@@ -28,6 +28,7 @@
 #include "lab/check.h"
 #include "lab/cuda_timer.h"
 #include "lab/device.h"
+#include "lab/protocol.h"
 
 #include <cuda_runtime.h>
 
@@ -195,7 +196,8 @@ int main(int argc, char **argv)
             opt.reps = 1;
             opt.warmup = 0;
         } else {
-            lab_exit_if_no_gpu("model-check");
+            if (lab_skip_without_gpu("model-check"))
+                return LAB_EXIT_SKIP;
             opt.reps = opt.reps < 0 ? 10 : opt.reps;
             opt.warmup = 2;
         }
@@ -259,7 +261,8 @@ int main(int argc, char **argv)
     if (opt.reps < 0)
         opt.reps = 10;
     opt.warmup = 2;
-    lab_exit_if_no_gpu("model-check");
+    if (lab_skip_without_gpu("model-check"))
+        return LAB_EXIT_SKIP;
     struct cudaDeviceProp prop;
     int dev = 0;
     LAB_CHECK(cudaGetDevice(&dev));

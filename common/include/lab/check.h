@@ -22,6 +22,8 @@
 
 #include <cuda_runtime.h>
 
+#include "lab/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -68,6 +70,32 @@ extern "C" {
         if (lab_check_status_ != 0)                                                                \
             lab_check_cublas_failed(lab_check_status_, #call, __FILE__, __LINE__);                 \
     } while (0)
+
+/**
+ * @brief Checks a call of the kit's library: an int status (LAB_OK or a lab_status) with
+ *        its lab_error record; on any status but LAB_OK reports the record's message (and
+ *        for a failed CUDA call its hint) and exits with status 1.
+ * @param call An expression of type int, evaluated once.
+ * @param err  The lab_error * the call was given.
+ */
+#define LAB_CHECK_STATUS(call, err)                                                                \
+    do {                                                                                           \
+        int lab_check_rc_ = (call);                                                                \
+        if (lab_check_rc_ != 0)                                                                    \
+            lab_check_status_failed(lab_check_rc_, (err), #call, __FILE__, __LINE__);              \
+    } while (0)
+
+/**
+ * @brief Reports a failed call of the kit's library and exits with status 1. Called by
+ *        LAB_CHECK_STATUS.
+ * @param status The lab_status the call returned.
+ * @param err    Its error record (may be NULL).
+ * @param call   The call as source text.
+ * @param file   Source file of the call.
+ * @param line   Source line of the call.
+ */
+LAB_NORETURN void lab_check_status_failed(int status, const lab_error *err, const char *call,
+                                          const char *file, int line);
 
 /**
  * @brief Reports a failed CUDA runtime call and exits with status 1.

@@ -82,10 +82,12 @@ cudaError_t lab_cuda_timer_elapsed_ms(lab_cuda_timer *t, float *ms);
  * @param warmup   Untimed calls first (>= 0).
  * @param reps     Timed calls (>= 1).
  * @param stream   Stream the events are recorded into.
- * @return cudaSuccess, cudaErrorInvalidValue for bad counts, or the first CUDA error met.
+ * @param[out] err Why it failed; may be NULL.
+ * @return LAB_OK; LAB_EINVAL for bad counts or a NULL @p fn, LAB_ENOMEM, or LAB_ECUDA for the
+ *         first CUDA call that failed (its error in err->cuda_error).
  */
-cudaError_t lab_cuda_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ctx, int warmup,
-                                 int reps, cudaStream_t stream);
+LAB_MUST_CHECK int lab_cuda_time_repeat(lab_time_stats *out, void (*fn)(void *ctx), void *ctx,
+                                        int warmup, int reps, cudaStream_t stream, lab_error *err);
 
 /**
  * @brief What the event timers of this build measure, for labelling printed times:

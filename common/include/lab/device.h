@@ -159,7 +159,7 @@ char *lab_device_format(char *buf, size_t len, lab_device dev);
  *                 that does not exist); may be NULL.
  * @return LAB_OK, or LAB_ECUDA.
  */
-int lab_device_info_query(lab_device_info *out, int device, lab_error *err);
+LAB_MUST_CHECK int lab_device_info_query(lab_device_info *out, int device, lab_error *err);
 
 /**
  * @brief Theoretical peak memory bandwidth, from the memory clock and bus width
@@ -168,13 +168,6 @@ int lab_device_info_query(lab_device_info *out, int device, lab_error *err);
  * @return Gigabytes (1e9 bytes) per second; 0 when the clock is not reported.
  */
 double lab_device_peak_bandwidth_gbs(const lab_device_info *info);
-
-/**
- * @brief Prints a deviceQuery-style report of one device.
- * @param out  Stream to print to.
- * @param info Device properties.
- */
-void lab_device_info_print(FILE *out, const lab_device_info *info);
 
 /**
  * @brief Name of the backend this library was built for: "cuda" or "sim".
@@ -189,11 +182,17 @@ const char *lab_backend_name(void);
 int lab_backend_is_sim(void);
 
 /**
- * @brief Exits with status 77 ("skipped") and the reason on stderr when no GPU
- *        is usable; returns otherwise. For the start of a program that needs a GPU.
+ * @brief Whether a program that needs a GPU must skip: when no GPU is usable it
+ *        prints "<program>: skipped: ..." and the reason on stderr and returns 1, and
+ *        the program exits with LAB_EXIT_SKIP (77); otherwise it returns 0.
+ * @code
+ * if (lab_skip_without_gpu(argv[0]))
+ *     return LAB_EXIT_SKIP;
+ * @endcode
  * @param program Name printed at the start of the message.
+ * @return 1 when the program must skip, 0 when a GPU is usable.
  */
-void lab_exit_if_no_gpu(const char *program);
+LAB_MUST_CHECK int lab_skip_without_gpu(const char *program);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,16 @@
 extern "C" {
 #endif
 
+/**
+ * @brief Marks a fallible function: a caller that ignores its status gets a
+ *        warning (an error under -Werror, as in `make test`).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define LAB_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define LAB_MUST_CHECK
+#endif
+
 /** @brief Status codes returned by the library (0 ok, negative error). */
 typedef enum lab_status {
     LAB_OK = 0,            /**< Success. */

@@ -83,7 +83,7 @@ const char *lab_dtype_name(lab_dtype dtype);
  *         not handle (dtype, byte order, Fortran order, more than 8 dimensions,
  *         format version); LAB_ENOMEM; LAB_EINVAL when @p out or @p path is NULL.
  */
-int lab_npy_read(lab_npy_array *out, const char *path, lab_error *err);
+LAB_MUST_CHECK int lab_npy_read(lab_npy_array *out, const char *path, lab_error *err);
 
 /**
  * @brief Parses a `.npy` file already in memory; the same checks as lab_npy_read.
@@ -95,8 +95,8 @@ int lab_npy_read(lab_npy_array *out, const char *path, lab_error *err);
  * @return LAB_OK, LAB_EFORMAT, LAB_EUNSUPPORTED or LAB_ENOMEM as for lab_npy_read;
  *         LAB_EINVAL when @p out is NULL, or @p buf is NULL with @p len > 0.
  */
-int lab_npy_parse(lab_npy_array *out, const void *buf, size_t len, const char *name,
-                  lab_error *err);
+LAB_MUST_CHECK int lab_npy_parse(lab_npy_array *out, const void *buf, size_t len, const char *name,
+                                 lab_error *err);
 
 /**
  * @brief Writes an array as a `.npy` file that `numpy.load` reads.
@@ -117,8 +117,8 @@ int lab_npy_parse(lab_npy_array *out, const void *buf, size_t len, const char *n
  *         dtype, ndim, NULL shape or data, a shape whose size overflows);
  *         LAB_EIO when the file cannot be created, written or renamed; LAB_ENOMEM.
  */
-int lab_npy_write(const char *path, lab_dtype dtype, int ndim, const size_t *shape,
-                  const void *data, lab_error *err);
+LAB_MUST_CHECK int lab_npy_write(const char *path, lab_dtype dtype, int ndim, const size_t *shape,
+                                 const void *data, lab_error *err);
 
 /**
  * @brief Frees an array's data and zeroes the struct.

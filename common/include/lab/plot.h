@@ -54,7 +54,7 @@ typedef struct lab_plot_spec {
  * @return LAB_OK, LAB_EINVAL (nothing to plot, x not positive and increasing)
  *         or LAB_EIO (the file cannot be written), with err set.
  */
-int lab_plot_svg(const char *path, const lab_plot_spec *spec, lab_error *err);
+LAB_MUST_CHECK int lab_plot_svg(const char *path, const lab_plot_spec *spec, lab_error *err);
 
 /**
  * @brief Where a chart went, for the line that says so: path as an absolute

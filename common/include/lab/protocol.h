@@ -180,7 +180,7 @@ void lab_result_set_bool(lab_result *r, const char *key, int value);
  * @return LAB_OK, LAB_EIO (the file cannot be written; it is left as it was)
  *         or LAB_EINVAL (a NULL argument).
  */
-int lab_result_write(const char *path, const lab_result *r, lab_error *err);
+LAB_MUST_CHECK int lab_result_write(const char *path, const lab_result *r, lab_error *err);
 
 /**
  * @brief Writes `<out_dir>/result.json`; exits LAB_EXIT_USAGE with a message

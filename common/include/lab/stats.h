@@ -43,7 +43,7 @@ typedef struct lab_kernel_stats {
  *         cuda backend, or a sim program not run by lab_kernel_stats_rerun()
  *         (or with `GPULAB_SIM_STATS=1`).
  */
-int lab_kernel_stats_last(lab_kernel_stats *out, lab_error *err);
+LAB_MUST_CHECK int lab_kernel_stats_last(lab_kernel_stats *out, lab_error *err);
 
 /**
  * @brief Sectors per request, the coalescing figure: 0 when there were no
@@ -72,7 +72,7 @@ double lab_kernel_stats_per_request(unsigned long long sectors, unsigned long lo
  *         `LAB_EINVAL` for a NULL or empty argument or buffer. On error
  *         @p buf holds what was read, possibly nothing.
  */
-int lab_kernel_stats_rerun(char *buf, size_t cap, const char *arg, lab_error *err);
+LAB_MUST_CHECK int lab_kernel_stats_rerun(char *buf, size_t cap, const char *arg, lab_error *err);
 
 #ifdef __cplusplus
 }

@@ -59,7 +59,7 @@ typedef struct lab_tensor lab_tensor;
  * @return LAB_OK, or LAB_EINVAL for a malformed name ("cuda0", "random") or a
  *         device that does not exist ("cuda:7" on a one-GPU machine).
  */
-int lab_tensor_device_parse(lab_device *out, const char *text, lab_error *err);
+LAB_MUST_CHECK int lab_tensor_device_parse(lab_device *out, const char *text, lab_error *err);
 
 /**
  * @brief Creates a tensor on a device.
@@ -72,8 +72,8 @@ int lab_tensor_device_parse(lab_device *out, const char *text, lab_error *err);
  * @return LAB_OK; LAB_EINVAL for a bad device or shape; LAB_ENOMEM; or
  *         LAB_ECUDA when device memory cannot be had.
  */
-int lab_tensor_create(lab_tensor **out, const char *device, int ndim, const size_t *shape,
-                      const float *data, lab_error *err);
+LAB_MUST_CHECK int lab_tensor_create(lab_tensor **out, const char *device, int ndim,
+                                     const size_t *shape, const float *data, lab_error *err);
 
 /**
  * @brief Releases one reference; frees the memory with the last one.
@@ -91,7 +91,8 @@ void lab_tensor_destroy(lab_tensor *t);
  * @param[out] err Why it failed (may be NULL).
  * @return LAB_OK, LAB_EINVAL, LAB_ENOMEM or LAB_ECUDA.
  */
-int lab_tensor_to(lab_tensor **out, lab_tensor *t, const char *device, lab_error *err);
+LAB_MUST_CHECK int lab_tensor_to(lab_tensor **out, lab_tensor *t, const char *device,
+                                 lab_error *err);
 
 /**
  * @brief Copies all elements to a host array, from whatever device holds them.
@@ -100,7 +101,7 @@ int lab_tensor_to(lab_tensor **out, lab_tensor *t, const char *device, lab_error
  * @param[out] err Why it failed (may be NULL).
  * @return LAB_OK, LAB_EINVAL or LAB_ECUDA.
  */
-int lab_tensor_copy_to_host(float *dst, const lab_tensor *t, lab_error *err);
+LAB_MUST_CHECK int lab_tensor_copy_to_host(float *dst, const lab_tensor *t, lab_error *err);
 
 /**
  * @brief Element-wise sum of two tensors of the same shape on the same device;
@@ -114,7 +115,8 @@ int lab_tensor_copy_to_host(float *dst, const lab_tensor *t, lab_error *err);
  * @return LAB_OK; LAB_EINVAL for different devices or shapes; LAB_ENOMEM or
  *         LAB_ECUDA.
  */
-int lab_tensor_add(lab_tensor **out, const lab_tensor *a, const lab_tensor *b, lab_error *err);
+LAB_MUST_CHECK int lab_tensor_add(lab_tensor **out, const lab_tensor *a, const lab_tensor *b,
+                                  lab_error *err);
 
 /**
  * @brief Matrix product of an (m, k) and a (k, n) tensor on the same device:
@@ -126,7 +128,8 @@ int lab_tensor_add(lab_tensor **out, const lab_tensor *a, const lab_tensor *b, l
  * @return LAB_OK; LAB_EINVAL for different devices or shapes that do not
  *         multiply; LAB_ENOMEM or LAB_ECUDA.
  */
-int lab_tensor_matmul(lab_tensor **out, const lab_tensor *a, const lab_tensor *b, lab_error *err);
+LAB_MUST_CHECK int lab_tensor_matmul(lab_tensor **out, const lab_tensor *a, const lab_tensor *b,
+                                     lab_error *err);
 
 /**
  * @brief The device a tensor lives on.

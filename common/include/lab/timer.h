@@ -12,8 +12,9 @@
  * summarizes them. Report the median or the minimum; the mean is pulled up by
  * the occasional interrupted run.
  * @code
- * lab_stats st;
- * if (lab_time_repeat(&st, run_matvec, &args, 2, 10) == LAB_OK)
+ * lab_time_stats st;
+ * lab_error err;
+ * if (lab_time_repeat(&st, run_matvec, &args, 2, 10, &err) == LAB_OK)
  *     printf("matvec: median %.3f ms (CPU wall clock, %zu runs)\n", st.median * 1e3, st.n);
  * @endcode
  */
@@ -21,6 +22,8 @@
 #define LAB_TIMER_H
 
 #include <stddef.h>
+
+#include "lab/error.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,15 +37,15 @@ extern "C" {
  */
 double lab_wall_seconds(void);
 
-/** @brief Summary of a set of samples (all in the samples' unit, e.g. seconds). */
-typedef struct lab_stats {
+/** @brief Summary of a set of time samples (all in the samples' unit, e.g. seconds). */
+typedef struct lab_time_stats {
     size_t n;      /**< Number of samples. */
     double min;    /**< Smallest sample. */
     double median; /**< Middle sample; the mean of the two middle ones when n is even. */
     double max;    /**< Largest sample. */
     double mean;   /**< Arithmetic mean. */
     double stddev; /**< Sample standard deviation (divides by n - 1); 0 when n is 1. */
-} lab_stats;
+} lab_time_stats;
 
 /**
  * @brief Computes min, median, max, mean and standard deviation of samples.
@@ -52,10 +55,12 @@ typedef struct lab_stats {
  * @param[out] out  Statistics.
  * @param samples   The @p n samples.
  * @param n         Number of samples; must be at least 1.
+ * @param[out] err  Why it failed; may be NULL.
  * @return LAB_OK; LAB_EINVAL when @p n is 0 or a pointer is NULL; LAB_ENOMEM
  *         when the sorted copy cannot be allocated.
  */
-int lab_stats_compute(lab_stats *out, const double *samples, size_t n);
+LAB_MUST_CHECK int lab_time_stats_compute(lab_time_stats *out, const double *samples, size_t n,
+                                          lab_error *err);
 
 /**
  * @brief Runs @p fn @p warmup times untimed, then @p reps times, each timed alone.
@@ -68,10 +73,12 @@ int lab_stats_compute(lab_stats *out, const double *samples, size_t n);
  * @param ctx      Passed to every call of @p fn.
  * @param warmup   Untimed calls first (>= 0).
  * @param reps     Timed calls (>= 1).
+ * @param[out] err Why it failed; may be NULL.
  * @return LAB_OK; LAB_EINVAL for a NULL @p out or @p fn, @p warmup < 0 or
  *         @p reps < 1; LAB_ENOMEM when the samples cannot be allocated.
  */
-int lab_time_repeat(lab_stats *out, void (*fn)(void *ctx), void *ctx, int warmup, int reps);
+LAB_MUST_CHECK int lab_time_repeat(lab_time_stats *out, void (*fn)(void *ctx), void *ctx,
+                                   int warmup, int reps, lab_error *err);
 
 #ifdef __cplusplus
 }

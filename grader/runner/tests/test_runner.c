@@ -395,6 +395,43 @@ static void test_signal_names(void)
     CHECK_STREQ(grade_end_name(GRADE_CPU_TIMEOUT), "cpu timeout");
 }
 
+/* grade_tree_remove: a tree with a read-only folder, a link to a file and a link to a folder
+ * outside it goes, and what the links point to stays. */
+static void test_tree_remove(void)
+{
+    char outside[] = "/tmp/gpulab-tree-outside-XXXXXX", tree[] = "/tmp/gpulab-tree-XXXXXX";
+    char path[256], target[256];
+    CHECK(mkdtemp(outside) != NULL);
+    CHECK(mkdtemp(tree) != NULL);
+    snprintf(target, sizeof(target), "%s/keep.txt", outside);
+    FILE *f = fopen(target, "w");
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof(path), "%s/a", tree);
+    CHECK_EQ_INT(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/a/b", tree);
+    CHECK_EQ_INT(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/a/b/file", tree);
+    f = fopen(path, "w");
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof(path), "%s/a/to-file", tree);
+    CHECK_EQ_INT(symlink(target, path), 0);
+    snprintf(path, sizeof(path), "%s/a/to-folder", tree);
+    CHECK_EQ_INT(symlink(outside, path), 0);
+    snprintf(path, sizeof(path), "%s/a/b", tree);
+    CHECK_EQ_INT(chmod(path, 0500), 0); /* a program may leave a folder read-only */
+    CHECK_EQ_INT(grade_tree_remove(tree), 0);
+    struct stat st;
+    CHECK(lstat(tree, &st) != 0 && errno == ENOENT);
+    CHECK_EQ_INT(stat(target, &st), 0);       /* not followed */
+    CHECK_EQ_INT(grade_tree_remove(tree), 0); /* nothing there: done */
+    CHECK_EQ_INT(grade_tree_remove(target), 0);
+    CHECK_EQ_INT(grade_tree_remove(outside), 0);
+    CHECK(grade_tree_remove("") != 0 && errno == EINVAL);
+}
+
 /* RLIMIT_NOFILE: the program may hold only grade_limits::max_files descriptors open. */
 static void test_fds(void)
 {
@@ -728,6 +765,7 @@ int main(int argc, char **argv)
         return LAB_TEST_SKIP;
     }
     RUN(test_signal_names, 0);
+    RUN(test_tree_remove, 0);
     RUN(test_ok, 0);
     RUN(test_exit_status, 0);
     RUN(test_missing_program, 0);

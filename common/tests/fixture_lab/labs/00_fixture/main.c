@@ -42,7 +42,8 @@ int main(int argc, char **argv)
 {
     lab_args args;
     lab_args_parse(&args, argc, argv, "fixture lab: y = a x on the device");
-    lab_exit_if_no_gpu(GPULAB_LAB_NAME);
+    if (lab_skip_without_gpu(GPULAB_LAB_NAME))
+        return LAB_EXIT_SKIP;
     if (args.graded)
         return graded(&args);
 
