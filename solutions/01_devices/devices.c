@@ -24,6 +24,8 @@
  */
 #include "devices.h"
 
+#include "lab/todo.h"
+
 #include <cuda_runtime.h>
 
 #include <stdio.h>
@@ -146,7 +148,7 @@ lab_device try_gpu(int i)
     // === STUB
     /* TODO 3: when 0 <= i < the number of usable GPUs (gpu_check), return
      * {LAB_DEVICE_CUDA, i}; otherwise the CPU. As it stands it always picks the CPU. */
-    (void)i;
+    LAB_TODO_UNUSED(i);
     // <<< END
     return d;
 }
