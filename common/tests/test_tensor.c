@@ -248,9 +248,9 @@ static void test_device_add_matmul(void)
     fill(a, M * K, 1.0f);
     fill(b, K * N, -0.5f);
     fill(a2, M * K, 0.25f);
-    lab_tensor_create(&ca, "cpu", 2, sa, a, &err);
-    lab_tensor_create(&cb, "cpu", 2, sb, b, &err);
-    lab_tensor_create(&ca2, "cpu", 2, sa, a2, &err);
+    CHECK_EQ_INT(lab_tensor_create(&ca, "cpu", 2, sa, a, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_create(&cb, "cpu", 2, sb, b, &err), LAB_OK);
+    CHECK_EQ_INT(lab_tensor_create(&ca2, "cpu", 2, sa, a2, &err), LAB_OK);
     CHECK_EQ_INT(lab_tensor_to(&da, ca, "cuda:0", &err), LAB_OK);
     CHECK_EQ_INT(lab_tensor_to(&db, cb, "cuda:0", &err), LAB_OK);
     CHECK_EQ_INT(lab_tensor_to(&da2, ca2, "cuda:0", &err), LAB_OK);

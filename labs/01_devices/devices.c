@@ -24,6 +24,8 @@
  */
 #include "devices.h"
 
+#include "lab/todo.h"
+
 #include <cuda_runtime.h>
 
 #include <stdio.h>
@@ -79,7 +81,7 @@ lab_device try_gpu(int i)
     lab_device d = { LAB_DEVICE_CPU, 0 };
     /* TODO 3: when 0 <= i < the number of usable GPUs (gpu_check), return
      * {LAB_DEVICE_CUDA, i}; otherwise the CPU. As it stands it always picks the CPU. */
-    (void)i;
+    LAB_TODO_UNUSED(i);
     return d;
 }
 

@@ -23,6 +23,7 @@
 #include "copying.h"
 
 #include "lab/tensor.h"
+#include "lab/todo.h"
 
 #include <stdio.h>
 
@@ -32,26 +33,20 @@
 
 cudaError_t roundtrip_raw(float *h_out, const float *h_in, size_t n)
 {
-    // TODO: allocate n floats on the device (cudaMalloc), copy h_in there
+    // TODO 1: allocate n floats on the device (cudaMalloc), copy h_in there
     // (cudaMemcpyHostToDevice), copy them back into h_out
-    // (cudaMemcpyDeviceToHost) and cudaFree. Return the first error met.
-    (void)h_out;
-    (void)h_in;
-    (void)n;
+    // (cudaMemcpyDeviceToHost) and cudaFree. Return the first error met. About 10 lines.
+    LAB_TODO_UNUSED(h_out, h_in, n);
     return cudaSuccess;
 }
 
 int roundtrip_tensor(float *h_out, const float *h_in, size_t n, const char *device, lab_error *err)
 {
-    // TODO: make a CPU tensor of h_in (lab_tensor_create on "cpu"), move it
+    // TODO 2: make a CPU tensor of h_in (lab_tensor_create on "cpu"), move it
     // to `device` with lab_tensor_to, move that back to "cpu", copy its
     // elements into h_out (lab_tensor_copy_to_host) and destroy every tensor
-    // you were handed. Return the first status that is not LAB_OK.
-    (void)h_out;
-    (void)h_in;
-    (void)n;
-    (void)device;
-    (void)err;
+    // you were handed. Return the first status that is not LAB_OK. About 12 lines.
+    LAB_TODO_UNUSED(h_out, h_in, n, device, err);
     return LAB_OK;
 }
 
@@ -61,15 +56,11 @@ int roundtrip_tensor(float *h_out, const float *h_in, size_t n, const char *devi
 
 cudaError_t peer_copy(float *h_out, const float *h_in, size_t n, int src_dev, int dst_dev)
 {
-    // TODO: cudaSetDevice(src_dev) and cudaMalloc a buffer there, copy h_in
+    // TODO 3: cudaSetDevice(src_dev) and cudaMalloc a buffer there, copy h_in
     // into it; cudaSetDevice(dst_dev) and cudaMalloc a second buffer; copy
     // device to device with cudaMemcpyPeer(d_dst, dst_dev, d_src, src_dev,
-    // bytes); copy the second buffer into h_out; free both.
-    (void)h_out;
-    (void)h_in;
-    (void)n;
-    (void)src_dev;
-    (void)dst_dev;
+    // bytes); copy the second buffer into h_out; free both. About 20 lines.
+    LAB_TODO_UNUSED(h_out, h_in, n, src_dev, dst_dev);
     return cudaSuccess;
 }
 
@@ -85,14 +76,11 @@ int add_across_devices(float *h_sum, const float *h_a, const float *h_b, size_t 
         rc = lab_tensor_create(&b, dev_b, 1, shape, h_b, err);
     if (rc != LAB_OK)
         goto destroy;
-    // TODO: call lab_tensor_add(&sum, a, b, &first): with a and b on two
+    // TODO 4: call lab_tensor_add(&sum, a, b, &first): with a and b on two
     // devices it must fail; copy its message (first.msg) into `refused`.
     // Then fix it: lab_tensor_to(&b_moved, b, dev_a, err), add a and b_moved,
-    // and copy the sum into h_sum with lab_tensor_copy_to_host.
-    (void)h_sum;
-    (void)first;
-    (void)refused;
-    (void)refused_len;
+    // and copy the sum into h_sum with lab_tensor_copy_to_host. About 10 lines.
+    LAB_TODO_UNUSED(h_sum, first, refused, refused_len);
 destroy:
     lab_tensor_destroy(sum);
     lab_tensor_destroy(b_moved);

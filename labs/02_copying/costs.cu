@@ -24,6 +24,8 @@
  */
 #include "copying.h"
 
+#include "lab/todo.h"
+
 #include <stdlib.h>
 
 /* ---------------------------------------------------------------------------
@@ -32,16 +34,16 @@
 
 void *host_alloc(size_t bytes, int pinned)
 {
-    // TODO: when `pinned` is set, allocate with cudaMallocHost(&p, bytes)
-    // (return NULL if it fails); otherwise malloc. For now both are malloc.
-    (void)pinned;
+    // TODO 11: when `pinned` is set, allocate with cudaMallocHost(&p, bytes)
+    // (return NULL if it fails); otherwise malloc. For now both are malloc. About 4 lines.
+    LAB_TODO_UNUSED(pinned);
     return malloc(bytes);
 }
 
 void host_free(void *p, int pinned)
 {
-    // TODO: memory from cudaMallocHost is released with cudaFreeHost, not free.
-    (void)pinned;
+    // TODO 12: memory from cudaMallocHost is released with cudaFreeHost, not free. About 5 lines.
+    LAB_TODO_UNUSED(pinned);
     free(p);
 }
 
@@ -54,9 +56,9 @@ cudaError_t copy_in_pieces(void *dst, const void *src, size_t bytes, size_t piec
 {
     if (piece == 0 || piece > bytes)
         piece = bytes;
-    // TODO: copy all `bytes`, `piece` bytes at a time: one cudaMemcpy of
+    // TODO 13: copy all `bytes`, `piece` bytes at a time: one cudaMemcpy of
     // min(piece, bytes - off) bytes at offset off, for off = 0, piece,
-    // 2 * piece, ... For now only the first piece is copied.
+    // 2 * piece, ... For now only the first piece is copied. About 6 lines.
     return cudaMemcpy(dst, src, piece, kind);
 }
 
@@ -97,19 +99,13 @@ cudaError_t norms_every_step(float *h_log, cublasHandle_t handle, const float *d
 cudaError_t norms_on_device(float *h_log, cublasHandle_t handle, const float *d_A, float *d_X,
                             float *d_Y, int n, int steps)
 {
-    // TODO: the same loop as norms_every_step, but with the log on the
+    // TODO 14: the same loop as norms_every_step, but with the log on the
     // device: cudaMalloc a d_log of `steps` floats; around each cublasSnrm2,
     // switch the handle to cublasSetPointerMode(handle,
     // CUBLAS_POINTER_MODE_DEVICE) so that it writes its result to &d_log[k]
     // (device memory), and back to CUBLAS_POINTER_MODE_HOST after it (the
     // product's alpha and beta are host variables). After the loop copy d_log
-    // into h_log once, and free it.
-    (void)h_log;
-    (void)handle;
-    (void)d_A;
-    (void)d_X;
-    (void)d_Y;
-    (void)n;
-    (void)steps;
+    // into h_log once, and free it. About 20 lines.
+    LAB_TODO_UNUSED(h_log, handle, d_A, d_X, d_Y, n, steps);
     return cudaSuccess;
 }

@@ -24,6 +24,8 @@
  */
 #include "copying.h"
 
+#include "lab/todo.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,10 +49,10 @@ __global__ void write_ids_kernel(float *p, int n)
 
 float host_reads_device(const float *d_x)
 {
-    // TODO: return d_x[0] — read the device pointer from host code, on
+    // TODO 5: return d_x[0] — read the device pointer from host code, on
     // purpose. (The harness runs this in a child process, because on a GPU,
-    // and on the simulator, it crashes.)
-    (void)d_x;
+    // and on the simulator, it crashes.) About 1 line.
+    LAB_TODO_UNUSED(d_x);
     return 0.0f;
 }
 
@@ -66,12 +68,12 @@ void provoke_kernel_host_pointer(lab02_sticky_report *r)
         r->at_sync = cudaErrorMemoryAllocation;
         return;
     }
-    // TODO: launch write_ids_kernel<<<N / 256, 256>>>(h_p, N) — a host
+    // TODO 6: launch write_ids_kernel<<<N / 256, 256>>>(h_p, N) — a host
     // pointer, on purpose — and store cudaDeviceSynchronize()'s result in
     // r->at_sync. Then try a cudaMalloc of N floats (float *d_p) and store
     // its result in r->later_call (sticky: it fails too). Recover with
     // cudaDeviceReset(), clear the last error with cudaGetLastError(), and
-    // store a fresh cudaMalloc's result in r->after_reset (free it if it worked).
+    // store a fresh cudaMalloc's result in r->after_reset (free it if it worked). About 8 lines.
     free(h_p);
 }
 
@@ -85,10 +87,10 @@ cudaError_t provoke_wrong_direction(void)
     cudaError_t e = cudaMalloc(&d_x, N * sizeof(float));
     if (e != cudaSuccess)
         return e;
-    // TODO: make a host array float h_x[N] = { 0 } and copy it to d_x with
+    // TODO 7: make a host array float h_x[N] = { 0 } and copy it to d_x with
     // the wrong direction, cudaMemcpy(d_x, h_x, sizeof(h_x),
     // cudaMemcpyDeviceToHost); keep the error it returns in e, then clear it
-    // with cudaGetLastError().
+    // with cudaGetLastError(). About 3 lines.
     cudaFree(d_x);
     return e;
 }
@@ -99,9 +101,9 @@ cudaError_t provoke_copy_too_large(void)
     cudaError_t e = cudaMalloc(&d_x, N * sizeof(float));
     if (e != cudaSuccess)
         return e;
-    // TODO: make a host array static float h_x[2 * N] and copy sizeof(h_x)
+    // TODO 8: make a host array static float h_x[2 * N] and copy sizeof(h_x)
     // bytes (2N floats) from d_x, which holds only N, into it
-    // (cudaMemcpyDeviceToHost); keep the error in e, then clear it.
+    // (cudaMemcpyDeviceToHost); keep the error in e, then clear it. About 3 lines.
     cudaFree(d_x);
     return e;
 }
@@ -117,17 +119,17 @@ cudaError_t provoke_use_after_free(void)
     if (e != cudaSuccess)
         return e;
     cudaFree(d_x);
-    // TODO: d_x was freed just above. Copy from it anyway into h_x
-    // (cudaMemcpyDeviceToHost), keep the error in e, then clear it.
-    (void)h_x;
+    // TODO 9: d_x was freed just above. Copy from it anyway into h_x
+    // (cudaMemcpyDeviceToHost), keep the error in e, then clear it. About 2 lines.
+    LAB_TODO_UNUSED(h_x);
     return e;
 }
 
 cudaError_t provoke_missing_device(int device_count)
 {
     cudaError_t e = cudaSuccess;
-    // TODO: ask for device number device_count (one past the last) with
-    // cudaSetDevice, keep the error in e, then clear it with cudaGetLastError().
-    (void)device_count;
+    // TODO 10: ask for device number device_count (one past the last) with
+    // cudaSetDevice, keep the error in e, then clear it with cudaGetLastError(). About 2 lines.
+    LAB_TODO_UNUSED(device_count);
     return e;
 }

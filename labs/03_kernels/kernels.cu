@@ -29,6 +29,7 @@
 #include "kernels.h"
 
 #include "lab/check.h"
+#include "lab/todo.h"
 
 /* ---------------------------------------------------------------------------
  * Launch math
@@ -54,10 +55,7 @@ __global__ void vec_add_kernel(float *c, const float *a, const float *b, int n)
      *     i = blockIdx.x * blockDim.x + threadIdx.x
      * and, only when i < n (the bounds check: the last block has idle
      * threads whose i is past the end), set c[i] = a[i] + b[i]. */
-    (void)c;
-    (void)a;
-    (void)b;
-    (void)n;
+    LAB_TODO_UNUSED(c, a, b, n);
 }
 
 /* version 2: correct whatever the grid size. */
@@ -67,10 +65,7 @@ __global__ void vec_add_grid_stride_kernel(float *c, const float *a, const float
      * step by the number of threads in the whole grid (blockDim.x * gridDim.x)
      * while i < n, so that 3 blocks of 128 threads still cover a million
      * elements. */
-    (void)c;
-    (void)a;
-    (void)b;
-    (void)n;
+    LAB_TODO_UNUSED(c, a, b, n);
 }
 
 /* version 3: A, B, C are (h, w), row-major: element (row, col) is at row * w + col.
@@ -80,11 +75,7 @@ __global__ void mat_add_kernel(float *C, const float *A, const float *B, int h, 
     /* TODO 4: this thread's column (from the x parts of blockIdx, blockDim,
      * threadIdx) and row (the y parts); when both are inside the matrix,
      * C[row * w + col] = A[row * w + col] + B[row * w + col]. */
-    (void)C;
-    (void)A;
-    (void)B;
-    (void)h;
-    (void)w;
+    LAB_TODO_UNUSED(C, A, B, h, w);
 }
 
 /* ---------------------------------------------------------------------------
@@ -123,9 +114,7 @@ static dim3 mat_add_grid(int h, int w, dim3 block)
     /* TODO 5: enough blocks to cover all w columns (grid x) and all h rows
      * (grid y): use ceil_div in each direction. One block, as here, covers
      * only the top-left 16 x 16 corner of the matrix. */
-    (void)h;
-    (void)w;
-    (void)block;
+    LAB_TODO_UNUSED(h, w, block);
     return dim3(1, 1);
 }
 

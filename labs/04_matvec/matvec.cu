@@ -35,6 +35,7 @@
 #include "matvec.h"
 
 #include "lab/check.h"
+#include "lab/todo.h"
 
 #include <assert.h>
 
@@ -55,22 +56,19 @@ static int ceil_div(int a, int b)
 // version 1: one thread per row. Thread `row` walks along row `row` of A.
 __global__ void matvec_kernel1(float *u, const float *A, const float *v, int N, int M)
 {
-    // TODO (version 1): compute this thread's row,
-    //   row = blockIdx.x * blockDim.x + threadIdx.x, and when row < N write
-    //   u[row] = sum over j < M of A[row * M + j] * v[j]
-    // (use a float accumulator, and (size_t)row * M so large matrices do not overflow int).
-    (void)u;
-    (void)A;
-    (void)v;
-    (void)N;
-    (void)M;
+    // TODO 1 (version 1, one thread per row): row `row` of u is the dot product
+    // of row `row` of A with v; threads past the last row do nothing. Hint: a
+    // float accumulator, and (size_t)row * M to index A, so a big matrix does
+    // not overflow int. About 6 lines.
+    LAB_TODO_UNUSED(u, A, v, N, M);
 }
 
 // Sum of `x` over the 32 lanes of a warp; every lane must take part.
 __device__ float warp_sum(float x)
 {
-    // TODO: tree reduction with __shfl_down_sync(0xffffffffu, x, offset) for
-    //   offset = 16, 8, 4, 2, 1; afterwards lane 0 holds the warp's total.
+    // TODO 2: add the warp's 32 values of x so that lane 0 ends with their
+    // total, in five steps of __shfl_down_sync (every lane takes part: mask
+    // 0xffffffffu), the offset halving each time. About 3 lines.
     return x;
 }
 
@@ -79,16 +77,12 @@ __device__ float warp_sum(float x)
 // floats of the row (one 128-byte stretch: 4 sectors, 5 when it straddles one).
 __global__ void matvec_kernel2(float *u, const float *A, const float *v, int N, int M)
 {
-    // TODO (version 2, coalesced): one warp per row.
-    //   row = global thread index / 32, lane = threadIdx.x % 32; a warp with
-    //   row >= N returns (all its lanes together). Lane `lane` sums
-    //   A[row * M + j] * v[j] for j = lane, lane + 32, ... < M; then
-    //   warp_sum() adds the 32 partial sums and lane 0 writes u[row].
-    (void)u;
-    (void)A;
-    (void)v;
-    (void)N;
-    (void)M;
+    // TODO 3 (version 2, one warp per row): the 32 lanes of a warp share one
+    // row, each summing every 32nd product of it, so that at each step the
+    // warp reads 32 consecutive floats of A (one coalesced load); warp_sum()
+    // adds the partial sums and lane 0 writes u[row]. Hint: a warp whose row
+    // is past the last returns as a whole. About 10 lines.
+    LAB_TODO_UNUSED(u, A, v, N, M);
 }
 
 // version 3: version 2's warp per row, with v read from shared memory. The
@@ -96,20 +90,13 @@ __global__ void matvec_kernel2(float *u, const float *A, const float *v, int N, 
 // each of its warps then uses the tile for its own row.
 __global__ void matvec_kernel3(float *u, const float *A, const float *v, int N, int M)
 {
-    // TODO (version 3, shared memory): same rows and lanes as version 2, but v
-    //   comes from shared memory: declare __shared__ float v_tile[MATVEC3_THREADS];
-    //   then for each tile start t = 0, MATVEC3_THREADS, ... < M:
-    //   every thread loads v_tile[threadIdx.x] = v[t + threadIdx.x] (0 past M);
-    //   __syncthreads(); a warp whose row < N adds A[row * M + t + k] * v_tile[k]
-    //   for k = lane, lane + 32, ... < min(MATVEC3_THREADS, M - t); __syncthreads()
-    //   again before the next tile. No early return: every thread must reach
-    //   every barrier. Finally warp_sum(), and lane 0 of a warp with row < N
-    //   writes u[row].
-    (void)u;
-    (void)A;
-    (void)v;
-    (void)N;
-    (void)M;
+    // TODO 4 (version 3, v through shared memory): version 2's warps, but the
+    // block first stages a tile of MATVEC3_THREADS elements of v in shared
+    // memory, one element per thread, and the warps read v from the tile, tile
+    // after tile. Hint: one __syncthreads() once the tile is loaded and one
+    // before it is overwritten; every thread of the block must reach both (no
+    // early return), and the last tile may be short. About 20 lines.
+    LAB_TODO_UNUSED(u, A, v, N, M);
 }
 
 /* ---------------------------------------------------------------------------

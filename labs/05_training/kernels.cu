@@ -39,6 +39,7 @@
 #include "student.h"
 
 #include "lab/check.h"
+#include "lab/todo.h"
 
 #include <math.h>
 
@@ -55,85 +56,64 @@ unsigned int ceil_div(size_t n, unsigned int d)
 
 __global__ void relu_forward_kernel(float *y, const float *x, size_t n)
 {
-    // TODO: one thread per element i < n: y[i] = x[i] if x[i] > 0, else 0.
-    (void)y;
-    (void)x;
-    (void)n;
+    // TODO 5: port the relu_forward loop at the top of this file: this thread
+    // does element i. Hint: the last block's extra threads (i >= n) do nothing.
+    // About 3 lines.
+    LAB_TODO_UNUSED(y, x, n);
 }
 
 __global__ void relu_backward_kernel(float *dx, const float *dy, const float *y, size_t n)
 {
-    // TODO: one thread per element: dx[i] = dy[i] where y[i] > 0, else 0.
-    (void)dx;
-    (void)dy;
-    (void)y;
-    (void)n;
+    // TODO 6: port the relu_backward loop, one thread per element as in TODO 5.
+    // Hint: the mask is the forward pass's output y, not its input. About 3 lines.
+    LAB_TODO_UNUSED(dx, dy, y, n);
 }
 
 __global__ void bias_add_kernel(float *y, const float *b, size_t n, int channels, int inner)
 {
-    // TODO: one thread per element i < n: y[i] += b[(i / inner) % channels].
-    (void)y;
-    (void)b;
-    (void)n;
-    (void)channels;
-    (void)inner;
+    // TODO 7: port the bias_add loop, one thread per element of y. Hint: y holds
+    // B samples of `channels` planes of `inner` pixels; the loop says which
+    // channel's bias element i gets. About 3 lines.
+    LAB_TODO_UNUSED(y, b, n, channels, inner);
 }
 
 __global__ void maxpool_forward_kernel(float *y, int *argmax, const float *x, int planes, int h,
                                        int w)
 {
-    // TODO: one thread per output o < planes * (h/2) * (w/2). Output (oy, ox)
-    // of plane p looks at the 2x2 window of x at rows 2oy, 2oy+1 and columns
-    // 2ox, 2ox+1 of plane p (plane p starts at x + p*h*w). Write its maximum
-    // to y[o] and the flat index into x of that maximum to argmax[o]; on a
-    // tie keep the first in row-major order (compare with >, not >=).
-    (void)y;
-    (void)argmax;
-    (void)x;
-    (void)planes;
-    (void)h;
-    (void)w;
+    // TODO 8: one thread per output o (planes * (h/2) * (w/2) of them): the
+    // largest of the four inputs in its 2x2 window into y[o], and where it was
+    // (a flat index into x) into argmax[o]. Hint: split o into its plane, row
+    // and column first; plane p of x starts p*h*w floats in. On a tie keep the
+    // first in row-major order (the CPU trainer compares with >). About 15 lines.
+    LAB_TODO_UNUSED(y, argmax, x, planes, h, w);
 }
 
 __global__ void maxpool_backward_kernel(float *dx, const float *dy, const int *argmax, size_t n_out)
 {
-    // TODO: one thread per output o < n_out: dx[argmax[o]] = dy[o].
-    (void)dx;
-    (void)dy;
-    (void)argmax;
-    (void)n_out;
+    // TODO 9: port the maxpool_backward loop: each output's gradient goes to the
+    // input its maximum came from. Hint: no two windows share an input, so no
+    // atomics are needed. About 3 lines.
+    LAB_TODO_UNUSED(dx, dy, argmax, n_out);
 }
 
 __global__ void softmax_xent_kernel(float *dlogits, float *losses, const float *logits,
                                     const int *y, int B, int C)
 {
-    // TODO: one thread per sample b < B, row z = logits + b*C:
-    //   mx = max_j z[j];  sum = sum_j expf(z[j] - mx)
-    //   losses[b] = logf(sum) - (z[y[b]] - mx)
-    //   dlogits[b*C + j] = (expf(z[j] - mx) / sum - (j == y[b])) / B
-    (void)dlogits;
-    (void)losses;
-    (void)logits;
-    (void)y;
-    (void)B;
-    (void)C;
+    // TODO 10: port the softmax_xent loop at the top of this file, one thread
+    // per sample b (row b of logits and of dlogits). Hint: subtract the row's
+    // largest logit before expf, or a large logit overflows to inf. About 12
+    // lines.
+    LAB_TODO_UNUSED(dlogits, losses, logits, y, B, C);
 }
 
 __global__ void adam_kernel(float *p, const float *g, float *m, float *v, size_t n,
                             l5_adam_scalars s)
 {
-    // TODO: one thread per parameter i < n (see adam_update in student.h):
-    //   m[i] = beta1 m[i] + (1 - beta1) g[i]; v[i] = beta2 v[i] + (1 - beta2) g[i]^2
-    //   p[i] -= step_size m[i] / (sqrtf(v[i]) / bc2_sqrt + eps)
-    // using the fields of s (s.one_minus_beta1 is 1 - beta1, already rounded
-    // as PyTorch rounds it).
-    (void)p;
-    (void)g;
-    (void)m;
-    (void)v;
-    (void)n;
-    (void)s;
+    // TODO 11: port the adam loop, one thread per parameter, with the fields of
+    // s (student.h, adam_update, says what each is; s.one_minus_beta1 is
+    // 1 - beta1 already rounded as PyTorch rounds it). Hint: read m[i] and v[i]
+    // once, write them back once. About 8 lines.
+    LAB_TODO_UNUSED(p, g, m, v, n, s);
 }
 
 // ----------------------------------------------------------------------------
@@ -141,77 +121,50 @@ __global__ void adam_kernel(float *p, const float *g, float *m, float *v, size_t
 
 void relu_forward(float *d_y, const float *d_x, size_t n)
 {
-    // TODO: launch relu_forward_kernel with ceil_div(n, THREADS) blocks of
-    // THREADS threads, then LAB_CHECK_LAUNCH(). The same for every launcher
-    // below, with the thread count each kernel's comment gives.
-    (void)d_y;
-    (void)d_x;
-    (void)n;
+    // TODO 12: launch relu_forward_kernel with THREADS threads a block and
+    // enough blocks for n elements (ceil_div), then LAB_CHECK_LAUNCH(). About 2
+    // lines. TODOs 13-18 are the same for the launchers below.
+    LAB_TODO_UNUSED(d_y, d_x, n);
 }
 
 void relu_backward(float *d_dx, const float *d_dy, const float *d_y, size_t n)
 {
-    // TODO: launch relu_backward_kernel, one thread per element.
-    (void)d_dx;
-    (void)d_dy;
-    (void)d_y;
-    (void)n;
+    // TODO 13: as TODO 12, for relu_backward_kernel (n elements). About 2 lines.
+    LAB_TODO_UNUSED(d_dx, d_dy, d_y, n);
 }
 
 void bias_add(float *d_y, const float *d_b, int B, int channels, int inner)
 {
-    // TODO: launch bias_add_kernel, one thread per element of y
-    // (n = B * channels * inner of them).
-    (void)d_y;
-    (void)d_b;
-    (void)B;
-    (void)channels;
-    (void)inner;
+    // TODO 14: as TODO 12, for bias_add_kernel: one thread per element of y
+    // (B * channels * inner of them). About 3 lines.
+    LAB_TODO_UNUSED(d_y, d_b, B, channels, inner);
 }
 
 void maxpool_forward(float *d_y, int *d_argmax, const float *d_x, int planes, int h, int w)
 {
-    // TODO: launch maxpool_forward_kernel, one thread per output
-    // (n_out = planes * (h / 2) * (w / 2) of them).
-    (void)d_y;
-    (void)d_argmax;
-    (void)d_x;
-    (void)planes;
-    (void)h;
-    (void)w;
+    // TODO 15: as TODO 12, for maxpool_forward_kernel: one thread per output
+    // (planes * (h / 2) * (w / 2) of them). About 3 lines.
+    LAB_TODO_UNUSED(d_y, d_argmax, d_x, planes, h, w);
 }
 
 void maxpool_backward(float *d_dx, const float *d_dy, const int *d_argmax, int planes, int h, int w)
 {
-    // TODO: launch maxpool_backward_kernel, one thread per output
-    // (n_out = planes * (h / 2) * (w / 2) of them).
-    (void)d_dx;
-    (void)d_dy;
-    (void)d_argmax;
-    (void)planes;
-    (void)h;
-    (void)w;
+    // TODO 16: as TODO 12, for maxpool_backward_kernel: one thread per output
+    // (planes * (h / 2) * (w / 2) of them). About 3 lines.
+    LAB_TODO_UNUSED(d_dx, d_dy, d_argmax, planes, h, w);
 }
 
 void softmax_xent(float *d_dlogits, float *d_losses, const float *d_logits, const int *d_y, int B,
                   int C)
 {
-    // TODO: launch softmax_xent_kernel, one thread per sample (B).
-    (void)d_dlogits;
-    (void)d_losses;
-    (void)d_logits;
-    (void)d_y;
-    (void)B;
-    (void)C;
+    // TODO 17: as TODO 12, for softmax_xent_kernel: one thread per sample (B).
+    // About 2 lines.
+    LAB_TODO_UNUSED(d_dlogits, d_losses, d_logits, d_y, B, C);
 }
 
 void adam_update(float *d_p, const float *d_g, float *d_m, float *d_v, size_t n, l5_adam_scalars s)
 {
-    // TODO: launch adam_kernel, one thread per parameter (n).
-    (void)d_p;
-    (void)d_g;
-    (void)d_m;
-    (void)d_v;
-    (void)n;
-    (void)s;
+    // TODO 18: as TODO 12, for adam_kernel: one thread per parameter (n). About
+    // 2 lines.
+    LAB_TODO_UNUSED(d_p, d_g, d_m, d_v, n, s);
 }

@@ -10,43 +10,37 @@
 #include "student.h"
 
 #include "lab/check.h"
+#include "lab/todo.h"
 
 #include <stdio.h>
 
 void model_to_device(l5_dev_model *d, const float *h_params, size_t n)
 {
     d->n = n;
-    // TODO: allocate d->params, d->grads, d->m and d->v (cudaMalloc,
-    // sizeof(float) * n bytes each), copy h_params into d->params
-    // (cudaMemcpy, host to device), and set d->grads, d->m and d->v to zero
-    // (cudaMemset). Wrap each call in LAB_CHECK(...).
-    (void)h_params;
+    // TODO 1: give the model its four device vectors: d->params with the n
+    // parameters of h_params, and d->grads, d->m and d->v all zero. Hint:
+    // cudaMalloc, cudaMemcpy and cudaMemset, each in LAB_CHECK(...). About 8
+    // lines.
+    LAB_TODO_UNUSED(h_params);
     d->params = d->grads = d->m = d->v = NULL;
 }
 
 void model_to_host(float *h_params, float *h_grads, const l5_dev_model *d)
 {
-    // TODO: copy d->n floats from d->params into h_params and, when h_grads
-    // is not NULL, from d->grads into h_grads (cudaMemcpy, device to host).
-    (void)h_params;
-    (void)h_grads;
-    (void)d;
+    // TODO 2: copy the d->n parameters back into h_params and, when h_grads is
+    // not NULL, the gradients into h_grads. About 3 lines.
+    LAB_TODO_UNUSED(h_params, h_grads, d);
 }
 
 void model_free(l5_dev_model *d)
 {
-    // TODO: cudaFree the four vectors.
+    // TODO 3: free the four device vectors. About 4 lines.
     d->params = d->grads = d->m = d->v = NULL;
 }
 
 void batch_to_device(float *d_x, int *d_y, const float *h_x, const int *h_y, size_t x_floats, int B)
 {
-    // TODO: copy the batch: x_floats floats from h_x to d_x and B ints from
-    // h_y to d_y (cudaMemcpy, host to device).
-    (void)d_x;
-    (void)d_y;
-    (void)h_x;
-    (void)h_y;
-    (void)x_floats;
-    (void)B;
+    // TODO 4: copy the batch in: x_floats floats from h_x to d_x, and the B
+    // labels from h_y to d_y. About 2 lines.
+    LAB_TODO_UNUSED(d_x, d_y, h_x, h_y, x_floats, B);
 }

@@ -273,7 +273,7 @@ static void test_save_load(void)
     size_t shape[1] = { 3 };
     lab_error err;
     snprintf(path, sizeof(path), "%s/fc.4.bias.npy", dir);
-    lab_npy_write(path, LAB_DTYPE_F32, 1, shape, p, &err);
+    EXPECT(lab_npy_write(path, LAB_DTYPE_F32, 1, shape, p, &err) == LAB_OK, "write: %s", err.msg);
     EXPECT(l5_params_load(&net, q, dir, why, sizeof(why)) != 0 && strstr(why, "fc.4.bias"),
            "a (3,) fc.4.bias was accepted (%s)", why);
     free(p);
